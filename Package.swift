@@ -1,0 +1,40 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "MediaParse",
+    platforms: [.macOS(.v13)],
+    products: [
+        .library(name: "MediaParse", targets: ["MediaParse"]),
+        .executable(name: "mediaparse", targets: ["mediaparse"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
+    ],
+    targets: [
+        // The only place that includes ICU's headers: Foundation on Linux carries its own ICU and the
+        // two sets of declarations clash, so Swift sees ICU only through this plain-C interface.
+        .target(
+            name: "CICU",
+            linkerSettings: [.linkedLibrary("icuuc"), .linkedLibrary("icui18n"), .linkedLibrary("icudata")]
+        ),
+        // Turns Grammars/ into Swift source at build time, so the grammars travel inside the binary.
+        .executableTarget(name: "GrammarEmbedder", path: "Sources/GrammarEmbedder"),
+        .plugin(
+            name: "EmbedGrammars",
+            capability: .buildTool(),
+            dependencies: ["GrammarEmbedder"]
+        ),
+        .target(
+            name: "MediaParse",
+            dependencies: ["CICU", .product(name: "Yams", package: "Yams")],
+            plugins: ["EmbedGrammars"]
+        ),
+        .executableTarget(
+            name: "mediaparse",
+            dependencies: ["MediaParse", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
+        .testTarget(name: "MediaParseTests", dependencies: ["MediaParse"]),
+    ]
+)

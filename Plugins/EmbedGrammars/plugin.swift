@@ -1,0 +1,27 @@
+import Foundation
+import PackagePlugin
+
+/// Compiles the package's `Grammars/` folder into the MediaParse target as Swift source, so the grammars
+/// ship inside every build (no resource bundle to lose when the binary is copied elsewhere).
+@main
+struct EmbedGrammars: BuildToolPlugin {
+    func createBuildCommands(context: PluginContext, target: Target) throws -> [Command] {
+        let grammars = context.package.directoryURL.appending(path: "Grammars")
+        let output = context.pluginWorkDirectoryURL.appending(path: "EmbeddedGrammars.swift")
+        var inputs: [URL] = []
+        if let walker = FileManager.default.enumerator(at: grammars, includingPropertiesForKeys: nil) {
+            for case let url as URL in walker where ["yaml", "yml"].contains(url.pathExtension) {
+                inputs.append(url)
+            }
+        }
+        return [
+            .buildCommand(
+                displayName: "Embedding grammars from \(grammars.path)",
+                executable: try context.tool(named: "GrammarEmbedder").url,
+                arguments: [grammars.path, output.path],
+                inputFiles: inputs.sorted { $0.path < $1.path },
+                outputFiles: [output]
+            )
+        ]
+    }
+}

@@ -1,0 +1,160 @@
+#include "cicu.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <unicode/ubrk.h>
+#include <unicode/unorm2.h>
+#include <unicode/unum.h>
+#include <unicode/uchar.h>
+#include <unicode/ustring.h>
+
+struct mp_text {
+    UBreakIterator *words;
+    UNumberFormat *spellout;   // default rule set, lenient parse
+    UNumberFormat *formatter;  // used for formatting with named rule sets
+};
+
+mp_text *mp_text_open(const char *locale, int32_t *status) {
+    UErrorCode err = U_ZERO_ERROR;
+    mp_text *t = calloc(1, sizeof(mp_text));
+    if (!t) { *status = U_MEMORY_ALLOCATION_ERROR; return NULL; }
+    t->words = ubrk_open(UBRK_WORD, locale, NULL, 0, &err);
+    if (U_SUCCESS(err)) t->spellout = unum_open(UNUM_SPELLOUT, NULL, 0, locale, NULL, &err);
+    if (U_SUCCESS(err)) {
+        unum_setAttribute(t->spellout, UNUM_LENIENT_PARSE, 1);
+        t->formatter = unum_open(UNUM_SPELLOUT, NULL, 0, locale, NULL, &err);
+    }
+    if (U_FAILURE(err)) { mp_text_close(t); *status = err; return NULL; }
+    *status = 0;
+    return t;
+}
+
+mp_text *mp_text_clone(const mp_text *src, int32_t *status) {
+    UErrorCode err = U_ZERO_ERROR;
+    mp_text *t = calloc(1, sizeof(mp_text));
+    if (!t) { *status = U_MEMORY_ALLOCATION_ERROR; return NULL; }
+    t->words = ubrk_clone(src->words, &err);
+    if (U_SUCCESS(err)) t->spellout = unum_clone(src->spellout, &err);
+    if (U_SUCCESS(err)) t->formatter = unum_clone(src->formatter, &err);
+    if (U_FAILURE(err)) { mp_text_close(t); *status = err; return NULL; }
+    *status = 0;
+    return t;
+}
+
+void mp_text_close(mp_text *t) {
+    if (!t) return;
+    if (t->words) ubrk_close(t->words);
+    if (t->spellout) unum_close(t->spellout);
+    if (t->formatter) unum_close(t->formatter);
+    free(t);
+}
+
+static int32_t word_kind(int32_t status) {
+    if (status >= UBRK_WORD_IDEO && status < UBRK_WORD_IDEO_LIMIT) return MP_WORD_IDEO;
+    if (status >= UBRK_WORD_KANA && status < UBRK_WORD_KANA_LIMIT) return MP_WORD_KANA;
+    if (status >= UBRK_WORD_LETTER && status < UBRK_WORD_LETTER_LIMIT) return MP_WORD_LETTER;
+    if (status >= UBRK_WORD_NUMBER && status < UBRK_WORD_NUMBER_LIMIT) return MP_WORD_NUMBER;
+    return MP_WORD_NONE;
+}
+
+int32_t mp_words(mp_text *t, const uint16_t *chars, int32_t length,
+                 int32_t *starts, int32_t *ends, int32_t *kinds, int32_t capacity) {
+    UErrorCode err = U_ZERO_ERROR;
+    ubrk_setText(t->words, (const UChar *)chars, length, &err);
+    if (U_FAILURE(err)) return -1;
+    int32_t count = 0;
+    int32_t start = ubrk_first(t->words);
+    for (int32_t end = ubrk_next(t->words); end != UBRK_DONE; start = end, end = ubrk_next(t->words)) {
+        if (count < capacity) {
+            starts[count] = start;
+            ends[count] = end;
+            kinds[count] = word_kind(ubrk_getRuleStatus(t->words));
+        }
+        count++;
+    }
+    // Do not keep a pointer to the caller's buffer.
+    ubrk_setText(t->words, NULL, 0, &err);
+    return count;
+}
+
+static int is_apostrophe(UChar c) {
+    return c == 0x2019 || c == 0x2018 || c == 0x02BC || c == 0x02BB || c == 0x0060 || c == 0x00B4 ||
+           c == 0xFF07 || c == 0x2032;
+}
+
+/// Normalises src into *buf (growing it as needed). Returns the length, or -1 on error.
+static int32_t normalize_into(const UNormalizer2 *norm, const UChar *src, int32_t n,
+                              UChar **buf, int32_t *cap, UChar *stack) {
+    for (;;) {
+        UErrorCode err = U_ZERO_ERROR;
+        int32_t m = unorm2_normalize(norm, src, n, *buf, *cap, &err);
+        if (err == U_BUFFER_OVERFLOW_ERROR) {
+            if (*buf != stack) free(*buf);
+            *cap = m + 16;
+            *buf = malloc(sizeof(UChar) * (size_t)*cap);
+            if (!*buf) return -1;
+            continue;
+        }
+        return U_FAILURE(err) ? -1 : m;
+    }
+}
+
+int32_t mp_fold(const uint16_t *chars, int32_t length, uint16_t *out, int32_t capacity) {
+    UErrorCode err = U_ZERO_ERROR;
+    const UNormalizer2 *casefold = unorm2_getNFKCCasefoldInstance(&err);
+    const UNormalizer2 *nfd = unorm2_getNFDInstance(&err);
+    const UNormalizer2 *nfc = unorm2_getNFCInstance(&err);
+    if (U_FAILURE(err) || length < 0) return -1;
+
+    UChar stack1[256], stack2[256], stack3[256];
+    UChar *a = stack1, *b = stack2, *c3 = stack3;
+    int32_t capA = 256, capB = 256, capC = 256;
+    int32_t result = -1;
+    int32_t n = normalize_into(casefold, (const UChar *)chars, length, &a, &capA, stack1);
+    if (n >= 0) n = normalize_into(nfd, a, n, &b, &capB, stack2);
+    if (n >= 0) {
+        // Drop non-spacing marks (accents) and fold typographic apostrophes, in place: never grows.
+        int32_t kept = 0;
+        for (int32_t i = 0; i < n;) {
+            UChar32 c;
+            U16_NEXT(b, i, n, c);
+            if (u_charType(c) == U_NON_SPACING_MARK) continue;
+            if (c <= 0xFFFF && is_apostrophe((UChar)c)) c = '\'';
+            U16_APPEND_UNSAFE(b, kept, c);
+        }
+        n = normalize_into(nfc, b, kept, &c3, &capC, stack3);
+    }
+    if (n >= 0) {
+        int32_t m = n < capacity ? n : capacity;
+        if (m > 0) memcpy(out, c3, sizeof(UChar) * (size_t)m);
+        result = n;
+    }
+    if (a != stack1) free(a);
+    if (b != stack2) free(b);
+    if (c3 != stack3) free(c3);
+    return result;
+}
+
+int32_t mp_parse_spellout(mp_text *t, const uint16_t *chars, int32_t length, double *value) {
+    UErrorCode err = U_ZERO_ERROR;
+    int32_t pos = 0;
+    double v = unum_parseDouble(t->spellout, (const UChar *)chars, length, &pos, &err);
+    if (U_FAILURE(err) || pos != length) return 0;
+    *value = v;
+    return 1;
+}
+
+int32_t mp_format_spellout(mp_text *t, double value, const char *ruleSet, uint16_t *out, int32_t capacity) {
+    UErrorCode err = U_ZERO_ERROR;
+    UNumberFormat *f = t->formatter;
+    if (ruleSet) {
+        UChar name[64];
+        u_uastrncpy(name, ruleSet, 63);
+        name[63] = 0;
+        unum_setTextAttribute(f, UNUM_DEFAULT_RULESET, name, -1, &err);
+        if (U_FAILURE(err)) return -1;
+    }
+    int32_t n = unum_formatDouble(f, value, (UChar *)out, capacity, NULL, &err);
+    if (err == U_BUFFER_OVERFLOW_ERROR) err = U_ZERO_ERROR;
+    return U_FAILURE(err) ? -1 : n;
+}

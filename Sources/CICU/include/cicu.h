@@ -1,0 +1,60 @@
+// A plain-C window onto the few ICU services MediaParse uses.
+//
+// Only <stdint.h> types cross this boundary: Swift on Linux cannot import ICU's own headers next to
+// Foundation (which carries a private ICU with clashing declarations), and ICU renames its symbols per
+// version, which hides them from Swift. Everything ICU-specific stays in cicu.c.
+#ifndef MEDIAPARSE_CICU_H
+#define MEDIAPARSE_CICU_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// Word classes reported by `mp_words` (ICU's rule status ranges, folded to four kinds).
+enum {
+    MP_WORD_NONE = 0,    // spaces, punctuation, symbols
+    MP_WORD_NUMBER = 1,  // digits, possibly with separators ("89.1", "1,000")
+    MP_WORD_LETTER = 2,  // alphabetic words
+    MP_WORD_KANA = 3,    // hiragana / katakana
+    MP_WORD_IDEO = 4     // ideographic words (Chinese, kanji)
+};
+
+/// An opaque per-locale bundle: a word break iterator and a spell-out number format.
+/// Not thread-safe; use `mp_text_clone` to get one per thread.
+typedef struct mp_text mp_text;
+
+/// Opens the bundle for `locale` (ICU form, "en_US"). Returns NULL and a non-zero ICU error code in
+/// `*status` on failure.
+mp_text *mp_text_open(const char *locale, int32_t *status);
+/// A copy that may be used on another thread.
+mp_text *mp_text_clone(const mp_text *text, int32_t *status);
+void mp_text_close(mp_text *text);
+
+/// Splits UTF-16 `chars[0..<length]` into words. For each segment (spaces and punctuation included)
+/// writes its start, end and kind (MP_WORD_…). Returns the number of segments, which may exceed
+/// `capacity` (then only `capacity` were written, call again with more room).
+int32_t mp_words(mp_text *text, const uint16_t *chars, int32_t length,
+                 int32_t *starts, int32_t *ends, int32_t *kinds, int32_t capacity);
+
+/// Matching form of a string: NFKC case folding, then non-spacing marks removed (accents), then
+/// typographic apostrophes mapped to "'". Returns the length needed; writes at most `capacity`.
+/// Returns -1 on an ICU error.
+int32_t mp_fold(const uint16_t *chars, int32_t length, uint16_t *out, int32_t capacity);
+
+/// Parses the whole of `chars` as a spelled-out number ("eighty-one", "quatre-vingt-un",
+/// "twenty-first") with the locale's rule-based number format, leniently. Returns 1 and stores the
+/// value when every character was consumed, 0 otherwise.
+int32_t mp_parse_spellout(mp_text *text, const uint16_t *chars, int32_t length, double *value);
+
+/// Formats `value` with one of the spell-out rule sets ("%spellout-cardinal", "%spellout-ordinal",
+/// "%spellout-numbering-year", or NULL for the default). Returns the length needed (-1 on error or an
+/// unknown rule set); writes at most `capacity`.
+int32_t mp_format_spellout(mp_text *text, double value, const char *ruleSet,
+                           uint16_t *out, int32_t capacity);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

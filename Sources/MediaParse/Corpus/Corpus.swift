@@ -1,0 +1,112 @@
+import Foundation
+import Yams
+
+/// A labelled corpus file: utterances of one locale with the partial result each must give.
+/// The format is described in Corpus/README.md.
+public struct CorpusFile: Sendable {
+    public struct Case: Sendable {
+        public var text: String
+        public var expect: JSONValue
+        /// file:line of the case
+        public var location: SourceLocation
+    }
+
+    public var path: String
+    public var locale: String
+    public var appNames: [String]
+    public var cases: [Case]
+
+    /// Reads a corpus file. Errors name the file, line and column.
+    public init(path: String) throws {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw GrammarError("cannot read the corpus file", at: SourceLocation(file: path))
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw GrammarError("not UTF-8 text", at: SourceLocation(file: path))
+        }
+        try self.init(path: path, text: text)
+    }
+
+    public init(path: String, text: String) throws {
+        self.path = path
+        let yaml = try YAMLFile(path: path, text: text)
+        guard let root = yaml.root else { throw GrammarError("empty corpus file", at: SourceLocation(file: path)) }
+        let top = try yaml.mapping(root, "a corpus file")
+        try yaml.checkKeys(top, allowed: ["locale", "app_names", "tests"], in: "a corpus file")
+        guard let locale = try top.first(where: { $0.key == "locale" }).map({ try yaml.string($0.value, "locale") }) else {
+            throw GrammarError("a corpus file needs `locale:`", at: yaml.location(root))
+        }
+        self.locale = locale
+        appNames = try top.first { $0.key == "app_names" }.map { try yaml.strings($0.value, "app_names") } ?? []
+        cases = []
+        guard let tests = top.first(where: { $0.key == "tests" }) else { return }
+        for item in try yaml.sequence(tests.value, "tests") {
+            let fields = try yaml.mapping(item, "a test")
+            try yaml.checkKeys(fields, allowed: ["text", "texts", "expect"], in: "a test")
+            guard let expect = fields.first(where: { $0.key == "expect" }) else {
+                throw GrammarError("a test needs `expect:`", at: yaml.location(item))
+            }
+            var texts: [Node] = []
+            if let t = fields.first(where: { $0.key == "text" }) { texts.append(t.value) }
+            if let t = fields.first(where: { $0.key == "texts" }) { texts += try yaml.sequence(t.value, "texts") }
+            guard !texts.isEmpty else { throw GrammarError("a test needs `text:` or `texts:`", at: yaml.location(item)) }
+            for t in texts {
+                cases.append(Case(text: try yaml.string(t, "text"), expect: JSONValue(yaml: expect.value),
+                                  location: yaml.location(t)))
+            }
+        }
+    }
+
+    /// Every corpus file (`*.yaml`) under `directory`, sorted by path.
+    public static func files(under directory: String) -> [String] {
+        guard let walker = FileManager.default.enumerator(atPath: directory) else { return [] }
+        return walker.compactMap { $0 as? String }
+            .filter { $0.hasSuffix(".yaml") || $0.hasSuffix(".yml") }
+            .map { (directory as NSString).appendingPathComponent($0) }
+            .sorted()
+    }
+}
+
+/// The outcome of one corpus case.
+public struct CorpusOutcome: Sendable {
+    public var testCase: CorpusFile.Case
+    public var result: ParseResult
+    public var differences: [String]
+    public var passed: Bool { differences.isEmpty }
+
+    /// A readable report of a failure: where, what was said, what differs, what matched.
+    public var report: String {
+        var lines = ["✗ \(testCase.location)  \"\(testCase.text)\""]
+        lines += differences.map { "    \($0)" }
+        lines.append("    got \(JSONValue(result))")
+        return lines.joined(separator: "\n")
+    }
+}
+
+/// Runs corpus files against parsers, one parser per (locale, app names), built on first use.
+public final class CorpusRunner {
+    private var parsers: [String: MediaParser] = [:]
+    private let catalog: GrammarCatalog
+
+    public init(catalog: GrammarCatalog = .builtIn) {
+        self.catalog = catalog
+    }
+
+    public func parser(locale: String, appNames: [String]) throws -> MediaParser {
+        let key = ([locale] + appNames).joined(separator: "\u{1F}")
+        if let p = parsers[key] { return p }
+        let p = try MediaParser(locale: locale, appNames: appNames, catalog: catalog)
+        parsers[key] = p
+        return p
+    }
+
+    public func run(_ file: CorpusFile) throws -> [CorpusOutcome] {
+        let parser = try parser(locale: file.locale, appNames: file.appNames)
+        return file.cases.map { c in
+            let result = parser.parse(c.text, explain: true)
+            var compared = result
+            compared.explain = nil
+            return CorpusOutcome(testCase: c, result: result, differences: c.expect.differences(from: JSONValue(compared)))
+        }
+    }
+}

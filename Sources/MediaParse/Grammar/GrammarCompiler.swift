@@ -1,0 +1,271 @@
+/// Where a slot takes its words from.
+enum SlotSource: Sendable {
+    case list(Int)
+    case wildcard(maxWords: Int, exclude: Set<Int32>)
+    case recognizer(RecognizerKind)
+}
+
+/// A slot as compiled: `{list:slot}`.
+struct SlotRef: Sendable {
+    var listName: String
+    var slotName: String
+    /// nil for `_…` slots, which fill nothing.
+    var field: Field?
+    var source: SlotSource
+    /// The bit of `field` in a path's set of filled fields; 0 for fields that collect values and `_` slots.
+    var fieldBit: UInt32 {
+        guard let field, !field.isList, let index = Field.allCases.firstIndex(of: field) else { return 0 }
+        return 1 << UInt32(index)
+    }
+}
+
+/// One state of the grammar automaton. Edges consume a word, a list entry, a recognised entity or a run of
+/// free words; epsilon edges consume nothing.
+struct NFANode: Sendable {
+    var words: [Int32: [Int32]] = [:]
+    var epsilons: [Int32] = []
+    var slots: [SlotEdge] = []
+    /// The sentence accepted here, or -1.
+    var accept: Int32 = -1
+}
+
+struct SlotEdge: Sendable {
+    var slot: Int32
+    var target: Int32
+}
+
+struct CompiledList: Sendable {
+    var name: String
+    /// The value of each entry; nil means "the words as said".
+    var values: [SlotValue?]
+    var locations: [SourceLocation]
+}
+
+struct CompiledSentence: Sendable {
+    var intent: IntentName
+    var text: String
+    var location: SourceLocation
+    var set: [(Field, SlotValue)]
+}
+
+/// A trie over the word IDs of every list entry of every list.
+struct ListTrie: Sendable {
+    var children: [[Int32: Int32]] = [[:]]
+    /// (list, entry) pairs ending at each trie node
+    var terminals: [[(list: Int32, entry: Int32)]] = [[]]
+
+    mutating func insert(_ words: [Int32], list: Int32, entry: Int32) {
+        var node: Int32 = 0
+        for w in words {
+            if let next = children[Int(node)][w] {
+                node = next
+            } else {
+                children.append([:])
+                terminals.append([])
+                let next = Int32(children.count - 1)
+                children[Int(node)][w] = next
+                node = next
+            }
+        }
+        if !terminals[Int(node)].contains(where: { $0.list == list && $0.entry == entry }) {
+            terminals[Int(node)].append((list, entry))
+        }
+    }
+}
+
+/// A locale's grammar compiled once into an automaton over word IDs, ready to match many utterances.
+struct CompiledGrammar: Sendable {
+    var settings: LocaleSettings
+    var wordIDs: [String: Int32]
+    var nodes: [NFANode]
+    var start: Int32
+    var sentences: [CompiledSentence]
+    var slots: [SlotRef]
+    var lists: [CompiledList]
+    var trie: ListTrie
+    /// Longest list entry, in words.
+    var longestEntry: Int
+}
+
+/// Builds a `CompiledGrammar` from a `GrammarDefinition` (Thompson's construction, rules inlined).
+struct GrammarCompiler {
+    private let definition: GrammarDefinition
+    private var wordIDs: [String: Int32] = [:]
+    private var nodes: [NFANode] = [NFANode()]
+    private var slots: [SlotRef] = []
+    private var slotIndex: [String: Int32] = [:]
+    private var lists: [CompiledList] = []
+    private var listIndex: [String: Int] = [:]
+    private var trie = ListTrie()
+    private var longestEntry = 0
+    private var ruleStack: [String] = []
+    private var emptyRules: [String: Bool] = [:]
+
+    init(_ definition: GrammarDefinition) {
+        self.definition = definition
+    }
+
+    static func compile(_ definition: GrammarDefinition) throws -> CompiledGrammar {
+        var compiler = GrammarCompiler(definition)
+        return try compiler.run()
+    }
+
+    private mutating func run() throws -> CompiledGrammar {
+        // Lists first, in name order, so IDs do not depend on dictionary order.
+        for name in definition.lists.keys.sorted() {
+            try compileList(definition.lists[name]!)
+        }
+        var sentences: [CompiledSentence] = []
+        for sentence in definition.sentences {
+            let end = try compile(sentence.template, from: 0)
+            let accept = newNode()
+            nodes[Int(end)].epsilons.append(accept)
+            nodes[Int(accept)].accept = Int32(sentences.count)
+            sentences.append(CompiledSentence(intent: sentence.intent, text: sentence.text, location: sentence.location,
+                                              set: sentence.set))
+        }
+        return CompiledGrammar(settings: definition.settings, wordIDs: wordIDs, nodes: nodes, start: 0,
+                               sentences: sentences, slots: slots, lists: lists, trie: trie, longestEntry: longestEntry)
+    }
+
+    private mutating func wordID(_ word: String) -> Int32 {
+        if let id = wordIDs[word] { return id }
+        let id = Int32(wordIDs.count)
+        wordIDs[word] = id
+        return id
+    }
+
+    private mutating func newNode() -> Int32 {
+        nodes.append(NFANode())
+        return Int32(nodes.count - 1)
+    }
+
+    private mutating func compileList(_ list: ListDefinition) throws {
+        guard case let .values(entries) = list.kind else { return }
+        let index = lists.count
+        listIndex[list.name] = index
+        var compiled = CompiledList(name: list.name, values: [], locations: [])
+        for (e, entry) in entries.enumerated() {
+            // `expansions()` is non-nil: the loader checked it.
+            for words in entry.spoken.expansions() ?? [] where !words.isEmpty {
+                trie.insert(words.map { wordID($0) }, list: Int32(index), entry: Int32(e))
+                longestEntry = max(longestEntry, words.count)
+            }
+            compiled.values.append(entry.value)
+            compiled.locations.append(entry.location)
+        }
+        lists.append(compiled)
+    }
+
+    private mutating func slotRef(list: String, slot: String, at location: SourceLocation) throws -> Int32 {
+        let key = "\(list):\(slot)"
+        if let id = slotIndex[key] { return id }
+        var field: Field? = nil
+        if !slot.hasPrefix("_") {
+            guard let f = Field(rawValue: slot) else {
+                throw GrammarError("unknown slot '\(slot)' in {\(list):\(slot)}; a slot is a field name (\(Field.allCases.map(\.rawValue).joined(separator: ", "))) or starts with _",
+                                   at: location)
+            }
+            field = f
+        }
+        let source: SlotSource
+        if let kind = RecognizerKind(rawValue: list) {
+            if let field, field.kind != kind.valueKind {
+                throw GrammarError("{\(list)} gives a \(kind.valueKind) value but \(field.rawValue) takes a \(field.kind) value", at: location)
+            }
+            source = .recognizer(kind)
+        } else if let definition = definition.lists[list] {
+            switch definition.kind {
+            case let .wildcard(maxWords, exclude):
+                if let field, field.kind != .text {
+                    throw GrammarError("the free-text list {\(list)} cannot fill \(field.rawValue), which takes a \(field.kind) value", at: location)
+                }
+                source = .wildcard(maxWords: maxWords, exclude: Set(exclude.map { wordID($0) }))
+            case .values:
+                let index = listIndex[list]!
+                if let field {
+                    for (value, loc) in zip(lists[index].values, lists[index].locations) {
+                        if let value {
+                            try GrammarLoader(catalog: GrammarCatalog()).check(value, for: field, at: loc)
+                        } else if field.kind != .text {
+                            throw GrammarError("this value of {\(list)} has no `out`, but \(field.rawValue) (used at \(location)) needs a \(field.kind) value", at: loc)
+                        }
+                    }
+                }
+                source = .list(index)
+            }
+        } else {
+            let known = (definition.lists.keys.sorted() + RecognizerKind.allCases.map(\.rawValue)).joined(separator: ", ")
+            throw GrammarError("unknown list {\(list)}; known lists: \(known)", at: location)
+        }
+        let id = Int32(slots.count)
+        slots.append(SlotRef(listName: list, slotName: slot, field: field, source: source))
+        slotIndex[key] = id
+        return id
+    }
+
+    private mutating func ruleMatchesEmpty(_ name: String) -> Bool {
+        if let known = emptyRules[name] { return known }
+        emptyRules[name] = false  // a cycle counts as non-empty here; compile() reports cycles
+        guard let rule = definition.rules[name] else { return false }
+        var copy = self
+        let result = rule.template.matchesEmpty { copy.ruleMatchesEmpty($0) }
+        emptyRules[name] = result
+        return result
+    }
+
+    /// Adds `node` starting at state `from`; returns the state where it ends.
+    private mutating func compile(_ node: TemplateNode, from: Int32) throws -> Int32 {
+        switch node {
+        case let .word(w):
+            let id = wordID(w)
+            let target = newNode()
+            nodes[Int(from)].words[id, default: []].append(target)
+            return target
+        case let .sequence(items):
+            var at = from
+            for item in items { at = try compile(item, from: at) }
+            return at
+        case let .alternatives(items):
+            let end = newNode()
+            for item in items {
+                let start = newNode()
+                nodes[Int(from)].epsilons.append(start)
+                let e = try compile(item, from: start)
+                nodes[Int(e)].epsilons.append(end)
+            }
+            return end
+        case let .rule(name, location):
+            guard let rule = definition.rules[name] else {
+                throw GrammarError("unknown rule <\(name)>; known rules: \(definition.rules.keys.sorted().joined(separator: ", "))",
+                                   at: location)
+            }
+            if ruleStack.contains(name) {
+                throw GrammarError("rule <\(name)> refers to itself: \((ruleStack + [name]).map { "<\($0)>" }.joined(separator: " -> "))",
+                                   at: location)
+            }
+            ruleStack.append(name)
+            defer { ruleStack.removeLast() }
+            let start = newNode()
+            nodes[Int(from)].epsilons.append(start)
+            return try compile(rule.template, from: start)
+        case let .slot(list, slot, location):
+            let ref = try slotRef(list: list, slot: slot, at: location)
+            let target = newNode()
+            nodes[Int(from)].slots.append(SlotEdge(slot: ref, target: target))
+            return target
+        case let .repetition(body, atLeastOne, location):
+            var copy = self
+            if body.matchesEmpty({ copy.ruleMatchesEmpty($0) }) {
+                throw GrammarError("'\(atLeastOne ? "+" : "*")' repeats something that can match no words", at: location)
+            }
+            let loop = newNode()
+            nodes[Int(from)].epsilons.append(loop)
+            let bodyEnd = try compile(body, from: loop)
+            nodes[Int(bodyEnd)].epsilons.append(loop)
+            let end = newNode()
+            nodes[Int(atLeastOne ? bodyEnd : loop)].epsilons.append(end)
+            return end
+        }
+    }
+}

@@ -1,0 +1,357 @@
+import Foundation
+import Yams
+
+/// Number words the locale's spell-out rules do not cover, from `locale.yaml`'s `numbers:`.
+struct NumberSettings: Sendable {
+    /// seventies -> strip "ies", add "y" -> seventy -> 70
+    var decadeSuffixes: [(strip: String, add: String)] = []
+    /// 70s, 1970s
+    var decadeDigitSuffixes: [String] = []
+    /// "and a half" -> 0.5, keyed by matching-form words
+    var fractions: [[String]: Double] = [:]
+    /// 1.5x, "two times"
+    var speedSuffixes: [String] = []
+    /// "seconds" -> 1, "minutes" -> 60
+    var durationUnits: [String: Double] = [:]
+    /// "a minute": words that stand for one before a unit
+    var articlesAsOne: [String] = []
+    /// Misspellings read as the word they stand for ("fourties" -> "forties")
+    var aliases: [String: String] = [:]
+    /// Words after a number that make it a radio frequency: "fm", "am", "mhz"
+    var frequencyBands: [String] = []
+    /// Words that join the two halves of a year ("nineteen oh five"): "oh", "o"
+    var yearZeroWords: [String] = []
+}
+
+/// What a locale folder chain says about the locale itself.
+struct LocaleSettings: Sendable {
+    /// The locale results report, BCP 47 ("en-US").
+    var name: String
+    /// Folders loaded, most general first.
+    var chain: [String]
+    var icuLocale: String
+    var splitSuffixes: [String] = []
+    var splitPrefixes: [String] = []
+    var numbers = NumberSettings()
+}
+
+struct ListEntry: Sendable {
+    var spoken: TemplateNode
+    var value: SlotValue?
+    var location: SourceLocation
+}
+
+struct ListDefinition: Sendable {
+    enum Kind: Sendable {
+        case values([ListEntry])
+        case wildcard(maxWords: Int, exclude: [String])
+    }
+    var name: String
+    var kind: Kind
+    var location: SourceLocation
+    var level: Int
+}
+
+struct RuleDefinition: Sendable {
+    var name: String
+    var template: TemplateNode
+    var location: SourceLocation
+    var level: Int
+}
+
+struct SentenceDefinition: Sendable {
+    var intent: IntentName
+    var text: String
+    var template: TemplateNode
+    var set: [(Field, SlotValue)]
+    var location: SourceLocation
+}
+
+/// A locale's grammar as written: settings, rules, lists and sentences, not yet compiled.
+struct GrammarDefinition: Sendable {
+    var settings: LocaleSettings
+    var rules: [String: RuleDefinition] = [:]
+    var lists: [String: ListDefinition] = [:]
+    var sentences: [SentenceDefinition] = []
+}
+
+/// Finds the folders of a locale and reads their files into a `GrammarDefinition`.
+struct GrammarLoader {
+    let catalog: GrammarCatalog
+
+    /// Picks the folder chain for `requested` ("en", "en_GB", "en-NZ").
+    func resolve(_ requested: String) throws -> (name: String, chain: [String]) {
+        let name = canonicalLocaleName(requested)
+        let parts = name.split(separator: "-").map(String.init)
+        guard let language = parts.first, !language.isEmpty else {
+            throw UnsupportedLocaleError(requested: requested, available: catalog.locales)
+        }
+        var chosen: String?
+        var outputName = name
+        if catalog.folders[name] != nil {
+            chosen = name
+        }
+        if parts.count == 1, let region = try settingsFile(language)?.defaultRegion {
+            outputName = "\(language)-\(region)"
+            chosen = catalog.folders[outputName] != nil ? outputName : language
+        }
+        if chosen == nil, catalog.folders[language] != nil {
+            chosen = language
+        }
+        guard let start = chosen else {
+            throw UnsupportedLocaleError(requested: requested, available: catalog.locales)
+        }
+        var chain = [start]
+        var current = start
+        while let fallback = try settingsFile(current)?.fallback {
+            let canonical = canonicalLocaleName(fallback)
+            guard catalog.folders[canonical] != nil else {
+                let file = catalog.folders[current]?["locale.yaml"]?.displayPath ?? current
+                throw GrammarError("fallback locale '\(fallback)' has no grammar folder", at: SourceLocation(file: file))
+            }
+            guard !chain.contains(canonical) else {
+                let file = catalog.folders[current]?["locale.yaml"]?.displayPath ?? current
+                throw GrammarError("fallback chain loops: \((chain + [canonical]).joined(separator: " -> "))",
+                                   at: SourceLocation(file: file))
+            }
+            chain.insert(canonical, at: 0)
+            current = canonical
+        }
+        return (outputName, chain)
+    }
+
+    private struct SettingsFile {
+        var fallback: String?
+        var defaultRegion: String?
+    }
+
+    private func settingsFile(_ folder: String) throws -> SettingsFile? {
+        guard let file = catalog.folders[folder]?["locale.yaml"] else { return nil }
+        let yaml = try YAMLFile(path: file.displayPath, text: file.text)
+        guard let root = yaml.root else { return SettingsFile() }
+        var out = SettingsFile()
+        for e in try yaml.mapping(root, "locale.yaml") {
+            if e.key == "fallback" { out.fallback = try yaml.string(e.value, "fallback") }
+            if e.key == "default_region" { out.defaultRegion = try yaml.string(e.value, "default_region") }
+        }
+        return out
+    }
+
+    /// Reads the settings of every folder of the chain, later folders overriding earlier keys.
+    func settings(name: String, chain: [String]) throws -> LocaleSettings {
+        var settings = LocaleSettings(name: name, chain: chain, icuLocale: name.replacingOccurrences(of: "-", with: "_"))
+        for folder in chain {
+            guard let file = catalog.folders[folder]?["locale.yaml"] else { continue }
+            let yaml = try YAMLFile(path: file.displayPath, text: file.text)
+            guard let root = yaml.root else { continue }
+            let entries = try yaml.mapping(root, "locale.yaml")
+            try yaml.checkKeys(entries, allowed: ["fallback", "default_region", "icu_locale", "split_suffixes",
+                                                  "split_prefixes", "numbers"], in: "locale.yaml")
+            for e in entries {
+                switch e.key {
+                case "icu_locale": settings.icuLocale = try yaml.string(e.value, "icu_locale")
+                case "split_suffixes": settings.splitSuffixes = try yaml.strings(e.value, "split_suffixes").map(matchingForm)
+                case "split_prefixes": settings.splitPrefixes = try yaml.strings(e.value, "split_prefixes").map(matchingForm)
+                case "numbers": try readNumbers(e.value, yaml: yaml, into: &settings.numbers)
+                default: break
+                }
+            }
+        }
+        return settings
+    }
+
+    private func readNumbers(_ node: Node, yaml: YAMLFile, into numbers: inout NumberSettings) throws {
+        let entries = try yaml.mapping(node, "numbers")
+        try yaml.checkKeys(entries, allowed: ["decade_suffixes", "decade_digit_suffixes", "fractions", "speed_suffixes",
+                                              "duration_units", "articles_as_one", "year_zero_words", "frequency_bands", "number_aliases"], in: "numbers")
+        for e in entries {
+            switch e.key {
+            case "decade_suffixes":
+                numbers.decadeSuffixes = try yaml.sequence(e.value, "decade_suffixes").map { item in
+                    let m = try yaml.mapping(item, "a decade suffix")
+                    try yaml.checkKeys(m, allowed: ["strip", "add"], in: "a decade suffix")
+                    let strip = try m.first { $0.key == "strip" }.map { try yaml.string($0.value, "strip") } ?? ""
+                    let add = try m.first { $0.key == "add" }.map { try yaml.string($0.value, "add") } ?? ""
+                    return (matchingForm(strip), matchingForm(add))
+                }
+            case "decade_digit_suffixes":
+                numbers.decadeDigitSuffixes = try yaml.strings(e.value, "decade_digit_suffixes").map(matchingForm)
+            case "fractions":
+                for f in try yaml.mapping(e.value, "fractions") {
+                    let words = f.key.split(separator: " ").map { matchingForm(String($0)) }
+                    numbers.fractions[words] = try yaml.number(f.value, "a fraction")
+                }
+            case "speed_suffixes": numbers.speedSuffixes = try yaml.strings(e.value, "speed_suffixes").map(matchingForm)
+            case "duration_units":
+                for u in try yaml.mapping(e.value, "duration_units") {
+                    numbers.durationUnits[matchingForm(u.key)] = try yaml.number(u.value, "seconds of a unit")
+                }
+            case "articles_as_one": numbers.articlesAsOne = try yaml.strings(e.value, "articles_as_one").map(matchingForm)
+            case "number_aliases":
+                for a in try yaml.mapping(e.value, "number_aliases") {
+                    numbers.aliases[matchingForm(a.key)] = matchingForm(try yaml.string(a.value, "an alias"))
+                }
+            case "frequency_bands": numbers.frequencyBands = try yaml.strings(e.value, "frequency_bands").map(matchingForm)
+            case "year_zero_words": numbers.yearZeroWords = try yaml.strings(e.value, "year_zero_words").map(matchingForm)
+            default: break
+            }
+        }
+    }
+
+    /// Reads every grammar file of the chain. `splitWords` cuts template words like utterances.
+    func load(settings: LocaleSettings, splitWords: @escaping (String) -> [String]) throws -> GrammarDefinition {
+        var grammar = GrammarDefinition(settings: settings)
+        // Later folders replace files of the same path; the level of a definition is its folder's place.
+        var files: [String: (level: Int, file: GrammarCatalog.File)] = [:]
+        for (level, folder) in settings.chain.enumerated() {
+            for (path, file) in catalog.folders[folder] ?? [:] where path != "locale.yaml" {
+                files[path] = (level, file)
+            }
+        }
+        for path in files.keys.sorted() {
+            let (level, file) = files[path]!
+            try read(file, level: level, into: &grammar, splitWords: splitWords)
+        }
+        return grammar
+    }
+
+    private func read(_ file: GrammarCatalog.File, level: Int, into grammar: inout GrammarDefinition,
+                      splitWords: @escaping (String) -> [String]) throws {
+        let yaml = try YAMLFile(path: file.displayPath, text: file.text)
+        guard let root = yaml.root else { return }
+        let top = try yaml.mapping(root, "a grammar file")
+        try yaml.checkKeys(top, allowed: ["intents", "expansion_rules", "lists", "language"], in: "a grammar file")
+
+        func template(_ node: Node, _ what: String) throws -> (String, TemplateNode) {
+            let text = try yaml.string(node, what)
+            return (text, try TemplateParser.parse(text, at: yaml.textLocation(node), splitWords: splitWords))
+        }
+
+        for section in top {
+            switch section.key {
+            case "expansion_rules":
+                for rule in try yaml.mapping(section.value, "expansion_rules") {
+                    let location = yaml.location(rule.keyNode)
+                    if let existing = grammar.rules[rule.key], existing.level == level {
+                        throw GrammarError("rule <\(rule.key)> is already defined at \(existing.location)", at: location)
+                    }
+                    let (_, node) = try template(rule.value, "rule <\(rule.key)>")
+                    grammar.rules[rule.key] = RuleDefinition(name: rule.key, template: node, location: location, level: level)
+                }
+            case "lists":
+                for list in try yaml.mapping(section.value, "lists") {
+                    let location = yaml.location(list.keyNode)
+                    if let existing = grammar.lists[list.key], existing.level == level {
+                        throw GrammarError("list {\(list.key)} is already defined at \(existing.location)", at: location)
+                    }
+                    if RecognizerKind(rawValue: list.key) != nil {
+                        throw GrammarError("{\(list.key)} is a built-in recogniser; give the list another name", at: location)
+                    }
+                    grammar.lists[list.key] = try readList(list.key, list.value, location: location, level: level,
+                                                           yaml: yaml, template: template)
+                }
+            case "intents":
+                for intent in try yaml.mapping(section.value, "intents") {
+                    guard let name = IntentName(rawValue: intent.key) else {
+                        throw GrammarError("unknown intent '\(intent.key)'; expected one of: \(IntentName.allCases.map(\.rawValue).joined(separator: ", "))",
+                                           at: yaml.location(intent.keyNode))
+                    }
+                    let body = try yaml.mapping(intent.value, "intent \(intent.key)")
+                    try yaml.checkKeys(body, allowed: ["data"], in: "intent \(intent.key)")
+                    guard let data = body.first(where: { $0.key == "data" }) else { continue }
+                    for block in try yaml.sequence(data.value, "data") {
+                        let fields = try yaml.mapping(block, "a data block")
+                        try yaml.checkKeys(fields, allowed: ["sentences", "set"], in: "a data block")
+                        var set: [(Field, SlotValue)] = []
+                        if let s = fields.first(where: { $0.key == "set" }) {
+                            for pair in try yaml.mapping(s.value, "set") {
+                                let field = try fieldNamed(pair.key, at: yaml.location(pair.keyNode))
+                                let value = try yaml.value(pair.value, "the value of \(pair.key)")
+                                try check(value, for: field, at: yaml.location(pair.value))
+                                set.append((field, value))
+                            }
+                        }
+                        guard let sentences = fields.first(where: { $0.key == "sentences" }) else {
+                            throw GrammarError("a data block needs sentences", at: yaml.location(block))
+                        }
+                        for s in try yaml.sequence(sentences.value, "sentences") {
+                            let (text, node) = try template(s, "a sentence")
+                            grammar.sentences.append(SentenceDefinition(intent: name, text: text, template: node, set: set,
+                                                                        location: yaml.textLocation(s)))
+                        }
+                    }
+                }
+            default: break
+            }
+        }
+    }
+
+    private func readList(_ name: String, _ node: Node, location: SourceLocation, level: Int, yaml: YAMLFile,
+                          template: (Node, String) throws -> (String, TemplateNode)) throws -> ListDefinition {
+        let body = try yaml.mapping(node, "list {\(name)}")
+        try yaml.checkKeys(body, allowed: ["values", "wildcard", "max_words", "exclude"], in: "list {\(name)}")
+        if let w = body.first(where: { $0.key == "wildcard" }), w.value.bool == true {
+            let maxWords = try body.first { $0.key == "max_words" }.map { try yaml.int($0.value, "max_words") } ?? 12
+            guard maxWords >= 1 else { throw GrammarError("max_words must be at least 1", at: yaml.location(w.value)) }
+            let exclude = try body.first { $0.key == "exclude" }.map { try yaml.strings($0.value, "exclude") } ?? []
+            return ListDefinition(name: name, kind: .wildcard(maxWords: maxWords, exclude: exclude.map(matchingForm)),
+                                  location: location, level: level)
+        }
+        guard let values = body.first(where: { $0.key == "values" }) else {
+            throw GrammarError("list {\(name)} needs `values:` or `wildcard: true`", at: location)
+        }
+        var entries: [ListEntry] = []
+        for item in try yaml.sequence(values.value, "values of {\(name)}") {
+            if case .scalar = item {
+                let (text, spoken) = try template(item, "a value of {\(name)}")
+                guard let forms = spoken.expansions() else {
+                    throw GrammarError("a list value may hold words, ( | ) and [ ] only, not rules, slots or repetition",
+                                       at: yaml.textLocation(item))
+                }
+                // One spoken form: it is also the value. Several: the value is what was said.
+                let value: SlotValue? = forms.count == 1 ? .text(text) : nil
+                entries.append(ListEntry(spoken: spoken, value: value, location: yaml.textLocation(item)))
+                continue
+            }
+            let fields = try yaml.mapping(item, "a value of {\(name)}")
+            try yaml.checkKeys(fields, allowed: ["in", "out"], in: "a value of {\(name)}")
+            guard let inNode = fields.first(where: { $0.key == "in" }) else {
+                throw GrammarError("a list value needs `in:`", at: yaml.location(item))
+            }
+            let (inText, spoken) = try template(inNode.value, "`in` of a value of {\(name)}")
+            guard let forms = spoken.expansions() else {
+                throw GrammarError("a list value's `in` may hold words, ( | ) and [ ] only, not rules, slots or repetition",
+                                   at: yaml.textLocation(inNode.value))
+            }
+            var value: SlotValue? = nil
+            if let out = fields.first(where: { $0.key == "out" }) {
+                value = try yaml.value(out.value, "`out`")
+            } else if forms.count == 1 {
+                value = .text(inText)
+            }
+            entries.append(ListEntry(spoken: spoken, value: value, location: yaml.textLocation(inNode.value)))
+        }
+        return ListDefinition(name: name, kind: .values(entries), location: location, level: level)
+    }
+
+    private func fieldNamed(_ name: String, at location: SourceLocation) throws -> Field {
+        guard let field = Field(rawValue: name) else {
+            throw GrammarError("unknown field '\(name)'; expected one of: \(Field.allCases.map(\.rawValue).joined(separator: ", "))",
+                               at: location)
+        }
+        return field
+    }
+
+    func check(_ value: SlotValue, for field: Field, at location: SourceLocation) throws {
+        switch (field.kind, value) {
+        case (.text, .text(let s)):
+            if let allowed = field.allowedValues, !allowed.contains(s) {
+                throw GrammarError("'\(s)' is not a value of \(field.rawValue); expected one of: \(allowed.sorted().joined(separator: ", "))",
+                                   at: location)
+            }
+        case (.number, .number), (.flag, .flag), (.dateRange, .dateRange): break
+        default:
+            throw GrammarError("\(value) is not a \(field.kind) value for \(field.rawValue)", at: location)
+        }
+    }
+}

@@ -1,0 +1,115 @@
+import Foundation
+import Yams
+
+/// Reading Yams nodes with errors that point at the file, line and column of the offending node.
+struct YAMLFile {
+    let path: String
+    let root: Node?
+
+    init(path: String, text: String) throws {
+        self.path = path
+        do {
+            root = try Yams.compose(yaml: text)
+        } catch let error as YamlError {
+            throw YAMLFile.grammarError(error, path: path)
+        }
+    }
+
+    static func grammarError(_ error: YamlError, path: String) -> GrammarError {
+        switch error {
+        case let .scanner(context, problem, mark, _), let .parser(context, problem, mark, _),
+             let .composer(context, problem, mark, _):
+            let extra = context.map { " (\($0.text))" } ?? ""
+            return GrammarError("YAML: \(problem)\(extra)", at: SourceLocation(file: path, line: mark.line, column: mark.column))
+        case let .reader(problem, _, _, _):
+            return GrammarError("YAML: \(problem)", at: SourceLocation(file: path))
+        default:
+            return GrammarError("YAML: \(error)", at: SourceLocation(file: path))
+        }
+    }
+
+    func location(_ node: Node?) -> SourceLocation {
+        guard let mark = node?.mark else { return SourceLocation(file: path) }
+        return SourceLocation(file: path, line: mark.line, column: mark.column)
+    }
+
+    /// Where the text of a scalar starts (inside its quotes, if quoted on one line).
+    func textLocation(_ node: Node) -> SourceLocation {
+        var loc = location(node)
+        if case let .scalar(s) = node, s.style == .singleQuoted || s.style == .doubleQuoted {
+            loc = loc.advanced(by: 1)
+        }
+        return loc
+    }
+
+    func mapping(_ node: Node, _ what: String) throws -> [(key: String, keyNode: Node, value: Node)] {
+        guard case let .mapping(m) = node else {
+            throw GrammarError("\(what) must be a mapping (key: value)", at: location(node))
+        }
+        return try m.map { pair in
+            guard case let .scalar(k) = pair.key else {
+                throw GrammarError("\(what): keys must be plain names", at: location(pair.key))
+            }
+            return (k.string, pair.key, pair.value)
+        }
+    }
+
+    func sequence(_ node: Node, _ what: String) throws -> [Node] {
+        guard case let .sequence(s) = node else {
+            throw GrammarError("\(what) must be a list (- item)", at: location(node))
+        }
+        return Array(s)
+    }
+
+    /// A list, or a single scalar taken as a list of one.
+    func sequenceOrScalar(_ node: Node, _ what: String) throws -> [Node] {
+        if case .scalar = node { return [node] }
+        return try sequence(node, what)
+    }
+
+    func string(_ node: Node, _ what: String) throws -> String {
+        guard case let .scalar(s) = node else {
+            throw GrammarError("\(what) must be text", at: location(node))
+        }
+        return s.string
+    }
+
+    func strings(_ node: Node, _ what: String) throws -> [String] {
+        try sequenceOrScalar(node, what).map { try string($0, what) }
+    }
+
+    func int(_ node: Node, _ what: String) throws -> Int {
+        guard case let .scalar(s) = node, let v = Int(s.string) else {
+            throw GrammarError("\(what) must be a whole number", at: location(node))
+        }
+        return v
+    }
+
+    func number(_ node: Node, _ what: String) throws -> Double {
+        guard case let .scalar(s) = node, let v = Double(s.string) else {
+            throw GrammarError("\(what) must be a number", at: location(node))
+        }
+        return v
+    }
+
+    /// A value for a field: plain `true`/`false` are flags, plain numbers are numbers, anything else text.
+    func value(_ node: Node, _ what: String) throws -> SlotValue {
+        guard case let .scalar(s) = node else { throw GrammarError("\(what) must be a single value", at: location(node)) }
+        if s.style == .plain {
+            switch s.string {
+            case "true": return .flag(true)
+            case "false": return .flag(false)
+            default: if let d = Double(s.string) { return .number(d) }
+            }
+        }
+        return .text(s.string)
+    }
+
+    /// Complains about keys other than `allowed`, so that a typo does not silently do nothing.
+    func checkKeys(_ entries: [(key: String, keyNode: Node, value: Node)], allowed: Set<String>, in what: String) throws {
+        for e in entries where !allowed.contains(e.key) {
+            throw GrammarError("unknown key '\(e.key)' in \(what); expected one of: \(allowed.sorted().joined(separator: ", "))",
+                               at: location(e.keyNode))
+        }
+    }
+}

@@ -1,0 +1,159 @@
+import Foundation
+
+/// Parses spoken media requests of one locale into SiriKit-shaped results.
+///
+/// Loading reads and compiles the locale's grammar once; `parse` may then be called from any number of
+/// threads at the same time (ICU's stateful iterators are pooled per thread of use).
+///
+/// ```swift
+/// let parser = try MediaParser(locale: "en-US", appNames: ["ControlAudio"])
+/// let result = parser.parse("play Khalid in ControlAudio")
+/// print(result.jsonLine())
+/// ```
+public final class MediaParser: Sendable {
+    /// The locale results report, BCP 47 ("en-US").
+    public let locale: String
+    /// Utterances longer than this many Unicode scalars are not parsed (the result says so).
+    public static let maxScalars = 2_000
+    /// Utterances of more words than this are not parsed (the result says so).
+    public static let maxWords = 64
+
+    let grammar: CompiledGrammar
+    let tokenizer: Tokenizer
+    let numbers: NumberRecognizer
+    let pool: ICUSessionPool
+
+    /// Loads and compiles the grammar of `locale` ("en-US", "en_GB", or a language alone: "en").
+    ///
+    /// - Parameters:
+    ///   - appNames: the calling app's names (its name and `INAlternativeAppNames`), added to the built-in
+    ///     list of well-known audio apps.
+    ///   - catalog: where grammars come from: the built-in ones unless told otherwise.
+    /// - Throws: `UnsupportedLocaleError` when no grammar serves the locale; `GrammarError` (with file, line
+    ///   and column) when a grammar file is wrong.
+    public init(locale: String = "en-US", appNames: [String] = [], catalog: GrammarCatalog = .builtIn) throws {
+        let loader = GrammarLoader(catalog: catalog)
+        let (name, chain) = try loader.resolve(locale)
+        let settings = try loader.settings(name: name, chain: chain)
+        let pool = try ICUSessionPool(locale: settings.icuLocale)
+        let tokenizer = Tokenizer(splitSuffixes: settings.splitSuffixes, splitPrefixes: settings.splitPrefixes)
+        var definition = try pool.withSession { session in
+            try loader.load(settings: settings) { tokenizer.words(of: $0, session: session) }
+        }
+        if !appNames.isEmpty {
+            try pool.withSession { session in
+                try Self.add(appNames: appNames, to: &definition, tokenizer: tokenizer, session: session)
+            }
+        }
+        self.locale = name
+        self.grammar = try GrammarCompiler.compile(definition)
+        self.tokenizer = tokenizer
+        self.pool = pool
+        self.numbers = pool.withSession { NumberRecognizer(settings: settings.numbers, session: $0, tokenizer: tokenizer) }
+    }
+
+    /// The list the grammar uses for app names.
+    static let appListName = "app"
+
+    private static func add(appNames: [String], to definition: inout GrammarDefinition, tokenizer: Tokenizer,
+                            session: ICUSession) throws {
+        let location = SourceLocation(file: "--app-name")
+        var entries: [ListEntry] = []
+        if let existing = definition.lists[appListName] {
+            guard case let .values(old) = existing.kind else {
+                throw GrammarError("the list {\(appListName)} must be a list of values to take app names", at: existing.location)
+            }
+            entries = old
+        }
+        for name in appNames {
+            let words = tokenizer.words(of: name, session: session)
+            guard !words.isEmpty else { throw GrammarError("app name '\(name)' has no words", at: location) }
+            entries.append(ListEntry(spoken: .sequence(words.map(TemplateNode.word)), value: .text(name), location: location))
+        }
+        definition.lists[appListName] = ListDefinition(name: appListName, kind: .values(entries), location: location,
+                                                       level: Int.max)
+    }
+
+    /// Parses one utterance. Never throws: text that cannot be parsed gives `intent: nil` (with `error` set
+    /// when the text was too long to try).
+    ///
+    /// - Parameters:
+    ///   - alternatives: how many further readings to return, best first.
+    ///   - explain: add how the best reading matched (sentence, source, what each word did).
+    public func parse(_ text: String, alternatives: Int = 0, explain: Bool = false) -> ParseResult {
+        var result = ParseResult(utterance: text, locale: locale, intent: nil)
+        let scalarCount = text.unicodeScalars.count
+        if scalarCount > Self.maxScalars {
+            result.error = "utterance too long: \(scalarCount) characters (the limit is \(Self.maxScalars)); not parsed"
+            return result
+        }
+        let (utterance, entities) = pool.withSession { session in
+            let u = tokenizer.tokenize(text, session: session)
+            let e = u.tokens.count <= Self.maxWords ? numbers.recognize(u.tokens, session: session) : []
+            return (u, e)
+        }
+        if utterance.tokens.isEmpty { return result }
+        if utterance.tokens.count > Self.maxWords {
+            result.error = "utterance too long: \(utterance.tokens.count) words (the limit is \(Self.maxWords)); not parsed"
+            return result
+        }
+        let sortedEntities = entities.sorted {
+            ($0.start, $0.end, $0.kind.rawValue, $0.value.description) < ($1.start, $1.end, $1.kind.rawValue, $1.value.description)
+        }
+        let matcher = Matcher(grammar: grammar, beam: max(4, alternatives + 3))
+        let input = matcher.prepare(utterance, entities: sortedEntities)
+        var steps: [Step] = []
+        steps.reserveCapacity(256)
+        // Best rank first; on a tie, a media reading before a NotMedia one, then the reading whose free text
+        // runs further before the next marker ("Out From Under | from | Hurricane Chris"), then the earlier
+        // sentence.
+        let found = matcher.match(input, steps: &steps)
+        let ends = found.map { Matcher.wildcardEnds(of: $0.step, steps: steps, grammar: grammar) }
+        let candidates = found.indices.sorted { i, j in
+            let x = found[i], y = found[j]
+            if x.rank != y.rank { return x.rank > y.rank }
+            let a = grammar.sentences[Int(x.sentence)].intent == .notMedia
+            let b = grammar.sentences[Int(y.sentence)].intent == .notMedia
+            if a != b { return b }
+            if ends[i] != ends[j] { return ends[i].lexicographicallyPrecedes(ends[j]) == false }
+            return x.sentence < y.sentence
+        }.map { found[$0] }
+        let builder = ReadingBuilder(grammar: grammar)
+        var readings: [ReadingBuilder.Reading] = []
+        var seen = Set<ParseResult>()
+        for candidate in candidates {
+            guard let reading = builder.build(candidate, utterance: utterance, input: input, steps: steps, explain: false),
+                  seen.insert(reading.result).inserted else { continue }
+            readings.append(reading)
+            if readings.count > alternatives + 1 { break }
+        }
+        guard let best = readings.first else { return result }
+        var chosen = best.result
+        if explain, let candidate = candidates.first(where: { $0.rank == best.rank && $0.sentence == best.sentence }),
+           let withExplanation = builder.build(candidate, utterance: utterance, input: input, steps: steps, explain: true) {
+            chosen.explain = withExplanation.result.explain
+        }
+        let tied = readings.count > 1 && readings[1].rank == best.rank
+        chosen.score = Self.score(best, words: utterance.tokens.count, tied: tied)
+        chosen.utterance = text
+        chosen.locale = locale
+        if alternatives > 0 {
+            let rest = readings.dropFirst().prefix(alternatives).map { r -> ParseResult in
+                var alt = r.result
+                alt.score = Self.score(r, words: utterance.tokens.count, tied: false) * 0.9
+                alt.score = (alt.score! * 100).rounded() / 100
+                return alt
+            }
+            if !rest.isEmpty { chosen.alternatives = Array(rest) }
+        }
+        return chosen
+    }
+
+    /// The share of words matched by literals, lists and recognisers, wildcard words counting half; lower
+    /// when another reading ranked the same.
+    static func score(_ reading: ReadingBuilder.Reading, words: Int, tied: Bool) -> Double {
+        var s = 1.0 - 0.5 * Double(reading.wildcardWords) / Double(max(words, 1))
+        if tied { s *= 0.85 }
+        return (s * 100).rounded() / 100
+    }
+}

@@ -1,0 +1,88 @@
+/// A value a slot or a `set:` gives a field.
+public enum SlotValue: Sendable, Hashable, CustomStringConvertible {
+    case text(String)
+    case number(Double)
+    case flag(Bool)
+    /// A release date range, ISO 8601 days.
+    case dateRange(start: String, end: String)
+
+    public var description: String {
+        switch self {
+        case let .text(s): return "\"\(s)\""
+        case let .number(n): return n == n.rounded() && abs(n) < 1e15 ? String(Int(n)) : String(n)
+        case let .flag(b): return String(b)
+        case let .dateRange(s, e): return "\(s)…\(e)"
+        }
+    }
+
+    var number: Double? { if case let .number(n) = self { return n }; return nil }
+    var text: String? { if case let .text(s) = self { return s }; return nil }
+}
+
+/// The fields of a result a slot can fill: the contract's keys, flattened (`playlistName` is
+/// `mediaDestination.playlistName`).
+public enum Field: String, Sendable, CaseIterable, Hashable {
+    case mediaType, mediaName, artistName, albumName, genreNames, moodNames, releaseDate, sortOrder, reference,
+         mediaIdentifier
+    case playShuffled, resumePlayback, playbackRepeatMode, playbackQueueLocation, playbackSpeed
+    case playlistName, library
+    case affinityType, appName, command, interval, repeatMode, shuffle, playbackRate, property
+
+    /// Fields that collect every value instead of taking one.
+    var isList: Bool { self == .genreNames || self == .moodNames }
+
+    /// Inside `mediaSearch`.
+    var isMediaSearch: Bool {
+        switch self {
+        case .mediaType, .mediaName, .artistName, .albumName, .genreNames, .moodNames, .releaseDate, .sortOrder,
+             .reference, .mediaIdentifier: return true
+        default: return false
+        }
+    }
+
+    /// The values the contract allows, for the fields that take names from a closed set.
+    var allowedValues: Set<String>? {
+        switch self {
+        case .mediaType:
+            return ["song", "album", "artist", "genre", "playlist", "podcastShow", "podcastEpisode", "podcastPlaylist",
+                    "musicStation", "audioBook", "movie", "tvShow", "tvShowEpisode", "musicVideo", "podcastStation",
+                    "radioStation", "station", "music", "algorithmicRadioStation", "news"]
+        case .sortOrder: return ["newest", "oldest", "best", "worst", "popular", "unpopular", "trending", "recommended"]
+        case .reference: return ["currentlyPlaying", "my"]
+        case .playbackRepeatMode, .repeatMode: return ["none", "one", "all"]
+        case .playbackQueueLocation: return ["now", "next", "later"]
+        case .affinityType: return ["like", "dislike"]
+        case .command:
+            return ["pause", "play", "stop", "togglePlayPause", "nextTrack", "previousTrack", "skipForward",
+                    "skipBackward", "seekForward", "seekBackward", "changeRepeatMode", "changeShuffleMode",
+                    "changePlaybackRate"]
+        case .property: return ["title", "artist", "albumTitle"]
+        default: return nil
+        }
+    }
+
+    /// The kind of value the field holds.
+    enum Kind { case text, number, flag, dateRange }
+    var kind: Kind {
+        switch self {
+        case .playShuffled, .resumePlayback, .library, .shuffle: return .flag
+        case .playbackSpeed, .interval, .playbackRate: return .number
+        case .releaseDate: return .dateRange
+        default: return .text
+        }
+    }
+}
+
+/// The intents of the contract, plus `NotMedia` for sentences that are recognised as something else.
+public enum IntentName: String, Sendable, CaseIterable {
+    case play = "INPlayMediaIntent"
+    case add = "INAddMediaIntent"
+    case updateAffinity = "INUpdateMediaAffinityIntent"
+    case search = "INSearchForMediaIntent"
+    case remoteCommand = "MPRemoteCommand"
+    case nowPlayingInfo = "MPNowPlayingInfo"
+    case notMedia = "NotMedia"
+
+    /// The four SiriKit intents that carry an `INMediaSearch`.
+    var hasMediaSearch: Bool { self == .play || self == .add || self == .updateAffinity || self == .search }
+}

@@ -1,0 +1,171 @@
+import Foundation
+
+/// `INMediaSearch`'s release date range, as ISO 8601 days.
+public struct DateRange: Codable, Sendable, Hashable {
+    public var start: String
+    public var end: String
+}
+
+/// What the request is about: SiriKit's `INMediaSearch`.
+public struct MediaSearch: Codable, Sendable, Hashable {
+    public var mediaType: String?
+    public var mediaName: String?
+    public var artistName: String?
+    public var albumName: String?
+    public var genreNames: [String]?
+    public var moodNames: [String]?
+    public var releaseDate: DateRange?
+    public var sortOrder: String?
+    public var reference: String?
+    public var mediaIdentifier: String?
+
+    public init() {}
+
+    var isEmpty: Bool { self == MediaSearch() }
+}
+
+/// Where an `INAddMediaIntent` puts its item.
+public struct MediaDestination: Codable, Sendable, Hashable {
+    public var library: Bool?
+    public var playlistName: String?
+}
+
+/// A vocabulary entry that shaped a result.
+public struct VocabularyUse: Codable, Sendable, Hashable {
+    public var source: String
+    public var type: String
+    public var phrase: String
+    public var identifier: String?
+    public var field: String
+}
+
+/// How a reading was found, for `--explain`: the sentence and what each word did.
+public struct Explanation: Codable, Sendable, Hashable {
+    public struct Word: Codable, Sendable, Hashable {
+        /// The words as said.
+        public var text: String
+        /// "literal", or the slot `{list:slot}` that took them.
+        public var matched: String
+        /// The value the slot got, when it has one.
+        public var value: String?
+    }
+    public var intent: String
+    public var sentence: String
+    /// file:line:column of the sentence.
+    public var source: String
+    public var words: [Word]
+    /// The ranking key: literal words, words in lists and recognisers, words in wildcards, wildcards.
+    public var rank: [Int]
+}
+
+/// Offsets `[start, end)` in Unicode scalars of the utterance, per filled key, in a fixed key order.
+public struct Spans: Codable, Sendable, Hashable {
+    public var ranges: [(key: String, range: [Int])]
+
+    public init(_ ranges: [(key: String, range: [Int])] = []) { self.ranges = ranges }
+
+    public subscript(key: String) -> [Int]? { ranges.first { $0.key == key }?.range }
+
+    public static func == (a: Spans, b: Spans) -> Bool {
+        a.ranges.count == b.ranges.count && zip(a.ranges, b.ranges).allSatisfy { $0.key == $1.key && $0.range == $1.range }
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        for r in ranges { hasher.combine(r.key); hasher.combine(r.range) }
+    }
+
+    struct Key: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: Key.self)
+        for r in ranges { try c.encode(r.range, forKey: Key(stringValue: r.key)) }
+    }
+
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: Key.self)
+        ranges = try c.allKeys.sorted { $0.stringValue < $1.stringValue }.map { ($0.stringValue, try c.decode([Int].self, forKey: $0)) }
+    }
+}
+
+/// One parse: the contract's result object (see CONTRACT.md). Keys without a value are left out of the
+/// JSON; `intent` is always there (null when the utterance is not a media request).
+public struct ParseResult: Codable, Sendable, Hashable {
+    public var utterance: String?
+    public var locale: String?
+    /// `INPlayMediaIntent` … `MPNowPlayingInfo`, or nil when the utterance is not a media request.
+    public var intent: String?
+    public var mediaSearch: MediaSearch?
+    public var playShuffled: Bool?
+    public var resumePlayback: Bool?
+    public var playbackRepeatMode: String?
+    public var playbackQueueLocation: String?
+    public var playbackSpeed: Double?
+    public var mediaDestination: MediaDestination?
+    public var affinityType: String?
+    public var appName: String?
+    public var command: String?
+    public var interval: Double?
+    public var repeatMode: String?
+    public var shuffle: Bool?
+    public var playbackRate: Double?
+    public var property: String?
+    public var spans: Spans?
+    public var vocabulary: [VocabularyUse]?
+    public var score: Double?
+    public var alternatives: [ParseResult]?
+    public var error: String?
+    public var explain: Explanation?
+
+    public init(utterance: String? = nil, locale: String? = nil, intent: String? = nil) {
+        self.utterance = utterance
+        self.locale = locale
+        self.intent = intent
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case utterance, locale, intent, mediaSearch, playShuffled, resumePlayback, playbackRepeatMode,
+             playbackQueueLocation, playbackSpeed, mediaDestination, affinityType, appName, command, interval,
+             repeatMode, shuffle, playbackRate, property, spans, vocabulary, score, alternatives, error, explain
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encodeIfPresent(utterance, forKey: .utterance)
+        try c.encodeIfPresent(locale, forKey: .locale)
+        try c.encode(intent, forKey: .intent)
+        try c.encodeIfPresent(mediaSearch, forKey: .mediaSearch)
+        try c.encodeIfPresent(playShuffled, forKey: .playShuffled)
+        try c.encodeIfPresent(resumePlayback, forKey: .resumePlayback)
+        try c.encodeIfPresent(playbackRepeatMode, forKey: .playbackRepeatMode)
+        try c.encodeIfPresent(playbackQueueLocation, forKey: .playbackQueueLocation)
+        try c.encodeIfPresent(playbackSpeed, forKey: .playbackSpeed)
+        try c.encodeIfPresent(mediaDestination, forKey: .mediaDestination)
+        try c.encodeIfPresent(affinityType, forKey: .affinityType)
+        try c.encodeIfPresent(appName, forKey: .appName)
+        try c.encodeIfPresent(command, forKey: .command)
+        try c.encodeIfPresent(interval, forKey: .interval)
+        try c.encodeIfPresent(repeatMode, forKey: .repeatMode)
+        try c.encodeIfPresent(shuffle, forKey: .shuffle)
+        try c.encodeIfPresent(playbackRate, forKey: .playbackRate)
+        try c.encodeIfPresent(property, forKey: .property)
+        try c.encodeIfPresent(spans, forKey: .spans)
+        try c.encodeIfPresent(vocabulary, forKey: .vocabulary)
+        try c.encodeIfPresent(score, forKey: .score)
+        try c.encodeIfPresent(alternatives, forKey: .alternatives)
+        try c.encodeIfPresent(error, forKey: .error)
+        try c.encodeIfPresent(explain, forKey: .explain)
+    }
+
+    /// The result as one line of JSON, as the CLI prints it.
+    public func jsonLine(pretty: Bool = false) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = pretty ? [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes] : [.sortedKeys, .withoutEscapingSlashes]
+        guard let data = try? encoder.encode(self) else { return #"{"intent":null,"error":"could not encode the result"}"# }
+        return String(decoding: data, as: UTF8.self)
+    }
+}

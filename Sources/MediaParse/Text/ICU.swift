@@ -1,0 +1,125 @@
+import CICU
+import Synchronization
+
+/// One ICU word breaker and spell-out number format for a locale. ICU's iterators keep state, so a
+/// session is used by one thread at a time; `ICUSessionPool` hands them out.
+final class ICUSession: @unchecked Sendable {
+    private let handle: OpaquePointer
+    private var starts: [Int32] = Array(repeating: 0, count: 64)
+    private var ends: [Int32] = Array(repeating: 0, count: 64)
+    private var kinds: [Int32] = Array(repeating: 0, count: 64)
+
+    init(locale: String) throws {
+        var status: Int32 = 0
+        guard let h = mp_text_open(locale, &status) else { throw TextError.icu(status, "opening locale \(locale)") }
+        handle = h
+    }
+
+    private init(handle: OpaquePointer) { self.handle = handle }
+
+    func clone() throws -> ICUSession {
+        var status: Int32 = 0
+        guard let h = mp_text_clone(handle, &status) else { throw TextError.icu(status, "cloning a word breaker") }
+        return ICUSession(handle: h)
+    }
+
+    deinit { mp_text_close(handle) }
+
+    /// Word segments of `chars` as UTF-16 offsets, spaces and punctuation included.
+    func segments(_ chars: [UInt16]) -> [(start: Int, end: Int, kind: WordKind)] {
+        var count: Int32 = 0
+        while true {
+            let capacity = Int32(starts.count)
+            count = chars.withUnsafeBufferPointer { text in
+                mp_words(handle, text.baseAddress, Int32(text.count), &starts, &ends, &kinds, capacity)
+            }
+            if count <= capacity { break }
+            starts = Array(repeating: 0, count: Int(count))
+            ends = starts
+            kinds = starts
+        }
+        if count < 0 { return [] }
+        return (0..<Int(count)).map { i in
+            (Int(starts[i]), Int(ends[i]), WordKind(rawValue: Int(kinds[i])) ?? .none)
+        }
+    }
+
+    /// The value of `text` read as a spelled-out number in this locale, or nil when not all of it is one.
+    func parseSpelledNumber(_ text: String) -> Double? {
+        let chars = Array(text.utf16)
+        var value = 0.0
+        let ok = chars.withUnsafeBufferPointer { mp_parse_spellout(handle, $0.baseAddress, Int32($0.count), &value) }
+        return ok == 1 ? value : nil
+    }
+
+    private var spelledCache: [String: Double?] = [:]
+
+    /// `parseSpelledNumber`, remembered: the same few number words come back again and again.
+    func cachedSpelledNumber(_ text: String) -> Double? {
+        if let hit = spelledCache[text] { return hit }
+        let value = parseSpelledNumber(text)
+        if spelledCache.count > 8192 { spelledCache.removeAll(keepingCapacity: true) }
+        spelledCache[text] = value
+        return value
+    }
+
+    /// `value` spelled out with one of the locale's rule sets ("%spellout-ordinal" …); nil if it has none.
+    func spellOut(_ value: Double, ruleSet: String?) -> String? {
+        var buffer = [UInt16](repeating: 0, count: 128)
+        let n = mp_format_spellout(handle, value, ruleSet, &buffer, Int32(buffer.count))
+        guard n >= 0, n <= buffer.count else { return nil }
+        return String(decoding: buffer[0..<Int(n)], as: UTF16.self)
+    }
+}
+
+/// A small pool of `ICUSession`s of one locale, so that one `MediaParser` can serve many threads.
+final class ICUSessionPool: Sendable {
+    private let prototype: Mutex<ICUSession>
+    private let idle: Mutex<[ICUSession]>
+
+    init(locale: String) throws {
+        prototype = Mutex(try ICUSession(locale: locale))
+        idle = Mutex([])
+    }
+
+    func withSession<T>(_ body: (ICUSession) throws -> T) rethrows -> T {
+        let session: ICUSession
+        if let s = idle.withLock({ $0.popLast() }) {
+            session = s
+        } else {
+            // Cloning cannot fail short of memory exhaustion; fall back to a fresh open would need the name.
+            session = try! prototype.withLock { try $0.clone() }
+        }
+        defer { idle.withLock { if $0.count < 64 { $0.append(session) } } }
+        return try body(session)
+    }
+}
+
+/// Text in matching form: NFKC case folding, accents removed, typographic apostrophes made plain.
+/// "Beyoncé" and "BEYONCE" and "ｂｅｙｏｎｃｅ" all fold to "beyonce".
+func matchingForm(_ text: String) -> String {
+    if text.utf8.allSatisfy({ ($0 >= 0x61 && $0 <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39) }) { return text }
+    let chars = Array(text.utf16)
+    var out = [UInt16](repeating: 0, count: chars.count + 8)
+    var n = chars.withUnsafeBufferPointer { mp_fold($0.baseAddress, Int32($0.count), &out, Int32(out.count)) }
+    if n > out.count {
+        out = [UInt16](repeating: 0, count: Int(n))
+        n = chars.withUnsafeBufferPointer { mp_fold($0.baseAddress, Int32($0.count), &out, Int32(out.count)) }
+    }
+    guard n >= 0 else { return text.lowercased() }
+    return String(decoding: out[0..<Int(n)], as: UTF16.self)
+}
+
+/// What ICU's word breaker says a segment is.
+public enum WordKind: Int, Sendable {
+    case none = 0, number, letter, kana, ideographic
+}
+
+enum TextError: Error, CustomStringConvertible {
+    case icu(Int32, String)
+    var description: String {
+        switch self {
+        case let .icu(code, what): return "ICU error \(code) while \(what)"
+        }
+    }
+}

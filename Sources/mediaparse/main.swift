@@ -1,0 +1,118 @@
+import ArgumentParser
+import Foundation
+import MediaParse
+
+/// `mediaparse`: reads utterances from standard input, one per line, and writes one JSON result per line.
+struct MediaParseCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "mediaparse",
+        abstract: "Parses spoken media requests into SiriKit-shaped intents (JSON Lines out).",
+        discussion: """
+            Reads UTF-8 text from standard input, one utterance per line, and writes exactly one JSON object per
+            line to standard output, in input order. See CONTRACT.md for the result format.
+
+            Example:
+              echo "play the newest episode of Radiolab at double speed" | mediaparse --pretty
+            """,
+        subcommands: [Parse.self],
+        defaultSubcommand: Parse.self
+    )
+}
+
+/// Exit statuses of the contract.
+enum ExitStatus {
+    static let usage: Int32 = 64       // bad arguments, unsupported locale
+    static let dataError: Int32 = 65   // a grammar or vocabulary file is wrong
+}
+
+struct Parse: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Parse utterances from standard input (the default command)."
+    )
+
+    @Option(help: "The locale: BCP 47 (de-DE) or ICU (de_DE) form; a language alone picks its default region.")
+    var locale = "en-US"
+
+    @Option(name: .customLong("app-name"), help: "A name of the calling app (repeat for its alternative names).")
+    var appNames: [String] = []
+
+    @Option(help: ArgumentHelp("A folder of grammar files laid out like Grammars/ (DIR/en/*.yaml) that add to or replace the built-in ones.", valueName: "dir"))
+    var grammars: [String] = []
+
+    @Flag(help: "Indent the JSON (one object per utterance, over several lines).")
+    var pretty = false
+
+    @Option(help: "Also give up to N further readings, best first.")
+    var alternatives = 0
+
+    @Flag(help: "Add an \"explain\" object: the sentence that matched, its file:line:column, and what each word did.")
+    var explain = false
+
+    func validate() throws {
+        guard alternatives >= 0 else { throw ValidationError("--alternatives takes a number of 0 or more") }
+    }
+
+    func run() throws {
+        let parser: MediaParser
+        do {
+            var catalog = GrammarCatalog.builtIn
+            for dir in grammars { try catalog.overlay(directory: dir) }
+            parser = try MediaParser(locale: locale, appNames: appNames, catalog: catalog)
+        } catch let error as UnsupportedLocaleError {
+            fail("mediaparse: \(error)", status: ExitStatus.usage)
+        } catch let error as GrammarError {
+            fail("mediaparse: \(error)", status: ExitStatus.dataError)
+        }
+
+        var reader = LineReader(fd: 0)
+        var output = OutputBuffer()
+        var first = true
+        while let bytes = reader.next(beforeBlocking: { output.flush() }) {
+            var line = bytes
+            if first, line.starts(with: [0xEF, 0xBB, 0xBF]) { line = line.dropFirst(3) }  // a byte order mark
+            first = false
+            var result: ParseResult
+            if let text = String(validating: line, as: UTF8.self) {
+                result = parser.parse(text, alternatives: alternatives, explain: explain)
+            } else {
+                result = ParseResult(utterance: String(decoding: line, as: UTF8.self), locale: parser.locale, intent: nil)
+                result.error = "the line is not valid UTF-8 (\(line.count) bytes); not parsed"
+            }
+            output.write(result.jsonLine(pretty: pretty))
+            if !reader.hasBufferedLine { output.flush() }
+        }
+        output.flush()
+    }
+
+    private func fail(_ message: String, status: Int32) -> Never {
+        FileHandle.standardError.write(Data((message + "\n").utf8))
+        Foundation.exit(status)
+    }
+}
+
+/// Buffers output lines and writes them in large pieces; flushed whenever input would block, so results
+/// of a pipe come out as soon as their line went in.
+struct OutputBuffer {
+    private var bytes: [UInt8] = []
+
+    mutating func write(_ line: String) {
+        bytes.append(contentsOf: line.utf8)
+        bytes.append(0x0A)
+        if bytes.count > 1 << 16 { flush() }
+    }
+
+    mutating func flush() {
+        guard !bytes.isEmpty else { return }
+        bytes.withUnsafeBytes { raw in
+            var offset = 0
+            while offset < raw.count {
+                let n = Foundation.write(1, raw.baseAddress! + offset, raw.count - offset)
+                if n <= 0 { if errno == EINTR { continue }; Foundation.exit(74) }
+                offset += n
+            }
+        }
+        bytes.removeAll(keepingCapacity: true)
+    }
+}
+
+MediaParseCommand.main()
