@@ -12,7 +12,14 @@ struct mp_text {
     UBreakIterator *words;
     UNumberFormat *spellout;   // default rule set, lenient parse
     UNumberFormat *formatter;  // used for formatting with named rule sets
+    UChar defaultRuleSet[64];  // the formatter's own default, restored when no rule set is asked for
 };
+
+static void save_default_rule_set(mp_text *t) {
+    UErrorCode err = U_ZERO_ERROR;
+    int32_t n = unum_getTextAttribute(t->formatter, UNUM_DEFAULT_RULESET, t->defaultRuleSet, 63, &err);
+    t->defaultRuleSet[U_SUCCESS(err) && n < 63 ? n : 0] = 0;
+}
 
 mp_text *mp_text_open(const char *locale, int32_t *status) {
     UErrorCode err = U_ZERO_ERROR;
@@ -23,6 +30,7 @@ mp_text *mp_text_open(const char *locale, int32_t *status) {
     if (U_SUCCESS(err)) {
         unum_setAttribute(t->spellout, UNUM_LENIENT_PARSE, 1);
         t->formatter = unum_open(UNUM_SPELLOUT, NULL, 0, locale, NULL, &err);
+        if (U_SUCCESS(err)) save_default_rule_set(t);
     }
     if (U_FAILURE(err)) { mp_text_close(t); *status = err; return NULL; }
     *status = 0;
@@ -36,6 +44,7 @@ mp_text *mp_text_clone(const mp_text *src, int32_t *status) {
     t->words = ubrk_clone(src->words, &err);
     if (U_SUCCESS(err)) t->spellout = unum_clone(src->spellout, &err);
     if (U_SUCCESS(err)) t->formatter = unum_clone(src->formatter, &err);
+    memcpy(t->defaultRuleSet, src->defaultRuleSet, sizeof t->defaultRuleSet);
     if (U_FAILURE(err)) { mp_text_close(t); *status = err; return NULL; }
     *status = 0;
     return t;
@@ -152,6 +161,9 @@ int32_t mp_format_spellout(mp_text *t, double value, const char *ruleSet, uint16
         u_uastrncpy(name, ruleSet, 63);
         name[63] = 0;
         unum_setTextAttribute(f, UNUM_DEFAULT_RULESET, name, -1, &err);
+        if (U_FAILURE(err)) return -1;
+    } else if (t->defaultRuleSet[0]) {
+        unum_setTextAttribute(f, UNUM_DEFAULT_RULESET, t->defaultRuleSet, -1, &err);
         if (U_FAILURE(err)) return -1;
     }
     int32_t n = unum_formatDouble(f, value, (UChar *)out, capacity, NULL, &err);

@@ -52,6 +52,17 @@ public final class MediaParser: Sendable {
         self.numbers = pool.withSession { NumberRecognizer(settings: settings.numbers, session: $0, tokenizer: tokenizer) }
     }
 
+    /// Size of the compiled grammar: states, word edges, slot edges, epsilon edges, sentences.
+    public var grammarSize: (states: Int, wordEdges: Int, slotEdges: Int, epsilons: Int, sentences: Int) {
+        var w = 0, s = 0, e = 0
+        for n in grammar.nodes {
+            w += n.words.values.reduce(0) { $0 + $1.count }
+            s += n.slots.count
+            e += n.epsilons.count
+        }
+        return (grammar.nodes.count, w, s, e, grammar.sentences.count)
+    }
+
     /// The list the grammar uses for app names.
     static let appListName = "app"
 
@@ -140,8 +151,9 @@ public final class MediaParser: Sendable {
         if alternatives > 0 {
             let rest = readings.dropFirst().prefix(alternatives).map { r -> ParseResult in
                 var alt = r.result
-                alt.score = Self.score(r, words: utterance.tokens.count, tied: false) * 0.9
-                alt.score = (alt.score! * 100).rounded() / 100
+                // An alternative is never more certain than the reading chosen before it.
+                let own = Self.score(r, words: utterance.tokens.count, tied: false) * 0.9
+                alt.score = (min(own, chosen.score ?? 0) * 100).rounded() / 100
                 return alt
             }
             if !rest.isEmpty { chosen.alternatives = Array(rest) }

@@ -11,6 +11,9 @@ struct NumberRecognizer: Sendable {
     let numberWords: Set<String>
     /// Words that end an ordinal ("first", "twentieth").
     let ordinalWords: Set<String>
+    /// First three letters of every number word: a word that starts like one may be a compound
+    /// ("einundachtzig"), which ICU is then asked about.
+    let numberPrefixes: Set<Substring>
     /// The longest run of number words tried as one number.
     let maxRun = 7
 
@@ -33,6 +36,15 @@ struct NumberRecognizer: Sendable {
         words.formUnion(settings.yearZeroWords)
         numberWords = words
         ordinalWords = ordinals
+        numberPrefixes = Set(words.filter { $0.count >= 3 }.map { $0.prefix(3) })
+    }
+
+    /// Is `word` (part of) a spelled-out number? Known words directly; longer words that start like one
+    /// (compounds) if ICU reads them as a number.
+    private func isNumberWord(_ word: String, session: ICUSession) -> Bool {
+        if numberWords.contains(word) { return true }
+        guard word.count >= 6, numberPrefixes.contains(word.prefix(3)) else { return false }
+        return session.cachedSpelledNumber(word) != nil
     }
 
     func recognize(_ original: [Token], session: ICUSession) -> [Entity] {
@@ -49,6 +61,11 @@ struct NumberRecognizer: Sendable {
             guard key.unicodeScalars.first.map({ $0.properties.numericType != nil }) == true else { continue }
             if let v = Double(key), key.allSatisfy({ $0.isASCII }) {
                 numbers.append(Entity(start: i, end: i + 1, kind: .number, value: .number(v)))
+                // "70 's" (a clitic cut off by the tokenizer) or "70 s"
+                if i + 1 < tokens.count, settings.decadeDigitSuffixes.contains(tokens[i + 1].key), let d = Int(key),
+                   let range = decadeRange(digits: d, width: key.count) {
+                    out.append(Entity(start: i, end: i + 2, kind: .decade, value: range))
+                }
                 if key.count == 4, let y = Int(key), (1000...2099).contains(y) {
                     out.append(Entity(start: i, end: i + 1, kind: .year, value: yearRange(y)))
                 }
@@ -69,9 +86,9 @@ struct NumberRecognizer: Sendable {
         // Runs of spelled-out number words.
         var i = 0
         while i < tokens.count {
-            guard numberWords.contains(tokens[i].key) else { i += 1; continue }
+            guard isNumberWord(tokens[i].key, session: session) else { i += 1; continue }
             var j = i
-            while j < tokens.count, numberWords.contains(tokens[j].key), j - i < maxRun { j += 1 }
+            while j < tokens.count, isNumberWord(tokens[j].key, session: session), j - i < maxRun { j += 1 }
             for start in i..<j {
                 for end in stride(from: j, to: start, by: -1) {
                     let words = tokens[start..<end].map(\.key)
@@ -147,7 +164,7 @@ struct NumberRecognizer: Sendable {
 
     /// A run of number words read by ICU as one number.
     private func spelled(_ words: [String], session: ICUSession) -> Double? {
-        if words.count == 1, !numberWords.contains(words[0]) { return nil }
+        if words.count == 1, !isNumberWord(words[0], session: session) { return nil }
         if settings.yearZeroWords.contains(words[0]) { return nil }
         return session.cachedSpelledNumber(words.joined(separator: " "))
     }
@@ -172,7 +189,7 @@ struct NumberRecognizer: Sendable {
     private func spelledDecade(_ word: String, session: ICUSession) -> Int? {
         for suffix in settings.decadeSuffixes where word.hasSuffix(suffix.strip) && word.count > suffix.strip.count {
             let stem = String(word.dropLast(suffix.strip.count)) + suffix.add
-            guard numberWords.contains(stem), let v = session.cachedSpelledNumber(stem), v == v.rounded() else { continue }
+            guard isNumberWord(stem, session: session), let v = session.cachedSpelledNumber(stem), v == v.rounded() else { continue }
             let tens = Int(v)
             if tens % 10 == 0, (10...90).contains(tens) { return tens }
         }

@@ -4,6 +4,11 @@ import Foundation
 public struct DateRange: Codable, Sendable, Hashable {
     public var start: String
     public var end: String
+
+    public init(start: String, end: String) {
+        self.start = start
+        self.end = end
+    }
 }
 
 /// What the request is about: SiriKit's `INMediaSearch`.

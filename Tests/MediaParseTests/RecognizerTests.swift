@@ -1,0 +1,85 @@
+@testable import MediaParse
+import XCTest
+
+/// Numbers, ordinals, years, decades, speeds, durations and frequencies, in digits and in words.
+final class RecognizerTests: XCTestCase {
+    static let settings: NumberSettings = {
+        var n = NumberSettings()
+        n.decadeSuffixes = [("ies", "y")]
+        n.decadeDigitSuffixes = ["s", "'s"]
+        n.fractions = [["and", "a", "half"]: 0.5, ["half"]: 0.5]
+        n.speedSuffixes = ["x", "times"]
+        n.durationUnits = ["second": 1, "seconds": 1, "minute": 60, "minutes": 60]
+        n.articlesAsOne = ["a", "an"]
+        n.yearZeroWords = ["oh"]
+        n.frequencyBands = ["fm", "am"]
+        n.aliases = ["fourties": "forties"]
+        return n
+    }()
+
+    func entities(_ text: String) throws -> [Entity] {
+        let session = try ICUSession(locale: "en_US")
+        let tokenizer = Tokenizer(splitSuffixes: ["'s"])
+        let recognizer = NumberRecognizer(settings: Self.settings, session: session, tokenizer: tokenizer)
+        return recognizer.recognize(tokenizer.tokenize(text, session: session).tokens, session: session)
+    }
+
+    /// The value of the widest entity of `kind` found in `text`.
+    func value(_ kind: RecognizerKind, in text: String) throws -> SlotValue? {
+        try entities(text).filter { $0.kind == kind }.max { ($0.end - $0.start) < ($1.end - $1.start) }?.value
+    }
+
+    func testCardinalsInDigitsAndWords() throws {
+        XCTAssertEqual(try value(.number, in: "thirty"), .number(30))
+        XCTAssertEqual(try value(.number, in: "eighty-one"), .number(81))
+        XCTAssertEqual(try value(.number, in: "two hundred thirty four"), .number(234))
+        XCTAssertEqual(try value(.number, in: "45"), .number(45))
+        XCTAssertEqual(try value(.number, in: "2.5"), .number(2.5))
+        XCTAssertNil(try value(.number, in: "play some jazz"))
+    }
+
+    func testOrdinals() throws {
+        XCTAssertEqual(try value(.ordinal, in: "eighty-first"), .number(81))
+        XCTAssertEqual(try value(.ordinal, in: "third"), .number(3))
+        XCTAssertEqual(try value(.ordinal, in: "3rd"), .number(3))
+    }
+
+    func testFractions() throws {
+        XCTAssertEqual(try value(.number, in: "one and a half"), .number(1.5))
+        XCTAssertEqual(try value(.speed, in: "one and a half times"), .number(1.5))
+        XCTAssertEqual(try value(.speed, in: "1.5x"), .number(1.5))
+        XCTAssertEqual(try value(.speed, in: "2 x"), .number(2))
+    }
+
+    func testYears() throws {
+        let y1975 = SlotValue.dateRange(start: "1975-01-01", end: "1975-12-31")
+        XCTAssertEqual(try value(.year, in: "1975"), y1975)
+        XCTAssertEqual(try value(.year, in: "nineteen seventy-five"), y1975)
+        XCTAssertEqual(try value(.year, in: "two thousand eight"), .dateRange(start: "2008-01-01", end: "2008-12-31"))
+        XCTAssertEqual(try value(.year, in: "nineteen oh five"), .dateRange(start: "1905-01-01", end: "1905-12-31"))
+        XCTAssertEqual(try value(.year, in: "twenty twenty"), .dateRange(start: "2020-01-01", end: "2020-12-31"))
+    }
+
+    func testDecadesInEverySpokenForm() throws {
+        let seventies = SlotValue.dateRange(start: "1970-01-01", end: "1979-12-31")
+        for text in ["70s", "'70s", "seventies", "the 1970s", "nineteen seventies", "70's"] {
+            XCTAssertEqual(try value(.decade, in: text), seventies, text)
+        }
+        XCTAssertEqual(try value(.decade, in: "fourties"), .dateRange(start: "1940-01-01", end: "1949-12-31"))
+        XCTAssertEqual(try value(.decade, in: "2000s"), .dateRange(start: "2000-01-01", end: "2009-12-31"))
+        XCTAssertNil(try value(.decade, in: "75s"))
+    }
+
+    func testDurations() throws {
+        XCTAssertEqual(try value(.duration, in: "thirty seconds"), .number(30))
+        XCTAssertEqual(try value(.duration, in: "2 minutes"), .number(120))
+        XCTAssertEqual(try value(.duration, in: "a minute and a half"), .number(90))
+        XCTAssertEqual(try value(.duration, in: "one and a half minutes"), .number(90))
+    }
+
+    func testFrequencies() throws {
+        let f = try entities("play 89.1 FM").first { $0.kind == .frequency }
+        XCTAssertEqual(f?.start, 1)
+        XCTAssertEqual(f?.end, 3)
+    }
+}
