@@ -54,13 +54,12 @@ public final class MediaParser: Sendable {
 
     /// Size of the compiled grammar: states, word edges, slot edges, epsilon edges, sentences.
     public var grammarSize: (states: Int, wordEdges: Int, slotEdges: Int, epsilons: Int, sentences: Int) {
-        var w = 0, s = 0, e = 0
-        for n in grammar.nodes {
+        var w = 0, s = 0
+        for n in grammar.states {
             w += n.words.values.reduce(0) { $0 + $1.count }
             s += n.slots.count
-            e += n.epsilons.count
         }
-        return (grammar.nodes.count, w, s, e, grammar.sentences.count)
+        return (grammar.states.count, w, s, 0, grammar.sentences.count)
     }
 
     /// The list the grammar uses for app names.

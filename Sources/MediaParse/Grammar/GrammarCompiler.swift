@@ -19,14 +19,23 @@ struct SlotRef: Sendable {
     }
 }
 
-/// One state of the grammar automaton. Edges consume a word, a list entry, a recognised entity or a run of
-/// free words; epsilon edges consume nothing.
+/// One state of the grammar automaton while it is built. Edges consume a word, a list entry, a recognised
+/// entity or a run of free words; epsilon edges consume nothing.
 struct NFANode: Sendable {
     var words: [Int32: [Int32]] = [:]
     var epsilons: [Int32] = []
     var slots: [SlotEdge] = []
     /// The sentence accepted here, or -1.
     var accept: Int32 = -1
+}
+
+/// A state of the compiled automaton, with no epsilon edges: each state carries every consuming edge and
+/// every sentence end that its epsilon closure reached, so matching never walks epsilon chains.
+struct State: Sendable {
+    var words: [Int32: [Int32]] = [:]
+    var slots: [SlotEdge] = []
+    /// Sentences that end here.
+    var accepts: [Int32] = []
 }
 
 struct SlotEdge: Sendable {
@@ -77,7 +86,7 @@ struct ListTrie: Sendable {
 struct CompiledGrammar: Sendable {
     var settings: LocaleSettings
     var wordIDs: [String: Int32]
-    var nodes: [NFANode]
+    var states: [State]
     var start: Int32
     var sentences: [CompiledSentence]
     var slots: [SlotRef]
@@ -124,8 +133,56 @@ struct GrammarCompiler {
             sentences.append(CompiledSentence(intent: sentence.intent, text: sentence.text, location: sentence.location,
                                               set: sentence.set))
         }
-        return CompiledGrammar(settings: definition.settings, wordIDs: wordIDs, nodes: nodes, start: 0,
+        return CompiledGrammar(settings: definition.settings, wordIDs: wordIDs, states: removeEpsilons(), start: 0,
                                sentences: sentences, slots: slots, lists: lists, trie: trie, longestEntry: longestEntry)
+    }
+
+    /// The epsilon-free automaton: only the start and the targets of consuming edges remain as states.
+    private func removeEpsilons() -> [State] {
+        var newID = [Int32](repeating: -1, count: nodes.count)
+        var kept: [Int32] = [0]
+        newID[0] = 0
+        func keep(_ n: Int32) {
+            if newID[Int(n)] < 0 {
+                newID[Int(n)] = Int32(kept.count)
+                kept.append(n)
+            }
+        }
+        for node in nodes {
+            for w in node.words.keys.sorted() { node.words[w]!.forEach(keep) }
+            node.slots.forEach { keep($0.target) }
+        }
+        var seen = [Int32](repeating: -1, count: nodes.count)  // generation stamps
+        var stack: [Int32] = []
+        var states: [State] = []
+        states.reserveCapacity(kept.count)
+        for (index, origin) in kept.enumerated() {
+            var state = State()
+            var seenWordTargets = Set<Int64>()
+            var seenSlots = Set<Int64>()
+            stack.append(origin)
+            seen[Int(origin)] = Int32(index)
+            while let u = stack.popLast() {
+                let node = nodes[Int(u)]
+                if node.accept >= 0, !state.accepts.contains(node.accept) { state.accepts.append(node.accept) }
+                for (w, targets) in node.words {
+                    for t in targets where seenWordTargets.insert(Int64(w) << 32 | Int64(newID[Int(t)])).inserted {
+                        state.words[w, default: []].append(newID[Int(t)])
+                    }
+                }
+                for e in node.slots where seenSlots.insert(Int64(e.slot) << 32 | Int64(newID[Int(e.target)])).inserted {
+                    state.slots.append(SlotEdge(slot: e.slot, target: newID[Int(e.target)]))
+                }
+                // Reverse, so that the first epsilon is explored first (edge order decides ties).
+                for v in node.epsilons.reversed() where seen[Int(v)] != Int32(index) {
+                    seen[Int(v)] = Int32(index)
+                    stack.append(v)
+                }
+            }
+            state.accepts.sort()
+            states.append(state)
+        }
+        return states
     }
 
     private mutating func wordID(_ word: String) -> Int32 {

@@ -86,30 +86,14 @@ struct Matcher {
 
         for position in 0...n {
             if chart[position].isEmpty { continue }
-            // 1. Close over epsilon edges. Paths are identified by their last step, so a cycle adds nothing.
-            var queue = chart[position].keys.sorted()
-            var head = 0
-            var queued = Set(queue)
-            while head < queue.count {
-                let u = queue[head]
-                head += 1
-                queued.remove(u)
-                let paths = chart[position][u]!
-                for v in grammar.nodes[Int(u)].epsilons {
-                    var changed = false
-                    for p in paths where merge(p, into: &chart[position], at: v) { changed = true }
-                    if changed, !queued.contains(v) {
-                        queue.append(v)
-                        queued.insert(v)
-                    }
-                }
-            }
-            // 2. Consuming edges, once per state, in state order (so ties resolve the same way every run).
+            // Consuming edges, once per state, in state order (so ties resolve the same way every run).
             for u in chart[position].keys.sorted() {
-                let node = grammar.nodes[Int(u)]
+                let node = grammar.states[Int(u)]
                 let paths = chart[position][u]!
-                if node.accept >= 0, position == n {
-                    for p in paths { candidates.append(Candidate(sentence: node.accept, rank: p.rank, step: p.step)) }
+                if position == n {
+                    for sentence in node.accepts {
+                        for p in paths { candidates.append(Candidate(sentence: sentence, rank: p.rank, step: p.step)) }
+                    }
                 }
                 guard position < n else { continue }
                 let id = input.wordIDs[position]
