@@ -70,7 +70,7 @@ public final class MediaParser: Sendable {
         let location = SourceLocation(file: "--app-name")
         var entries: [ListEntry] = []
         if let existing = definition.lists[appListName] {
-            guard case let .values(old) = existing.kind else {
+            guard case let .values(old, _) = existing.kind else {
                 throw GrammarError("the list {\(appListName)} must be a list of values to take app names", at: existing.location)
             }
             entries = old
@@ -80,7 +80,7 @@ public final class MediaParser: Sendable {
             guard !words.isEmpty else { throw GrammarError("app name '\(name)' has no words", at: location) }
             entries.append(ListEntry(spoken: .sequence(words.map(TemplateNode.word)), value: .text(name), location: location))
         }
-        definition.lists[appListName] = ListDefinition(name: appListName, kind: .values(entries), location: location,
+        definition.lists[appListName] = ListDefinition(name: appListName, kind: .values(entries, literal: false), location: location,
                                                        level: Int.max)
     }
 

@@ -1,6 +1,7 @@
 /// Where a slot takes its words from.
 enum SlotSource: Sendable {
-    case list(Int)
+    /// A list; `literal`: its words rank as literal words.
+    case list(Int, literal: Bool)
     case wildcard(maxWords: Int, exclude: Set<Int32>)
     case recognizer(RecognizerKind)
 }
@@ -198,7 +199,7 @@ struct GrammarCompiler {
     }
 
     private mutating func compileList(_ list: ListDefinition) throws {
-        guard case let .values(entries) = list.kind else { return }
+        guard case let .values(entries, _) = list.kind else { return }
         let index = lists.count
         listIndex[list.name] = index
         var compiled = CompiledList(name: list.name, values: [], locations: [])
@@ -238,7 +239,7 @@ struct GrammarCompiler {
                     throw GrammarError("the free-text list {\(list)} cannot fill \(field.rawValue), which takes a \(field.kind) value", at: location)
                 }
                 source = .wildcard(maxWords: maxWords, exclude: Set(exclude.map { wordID($0) }))
-            case .values:
+            case let .values(_, literal):
                 let index = listIndex[list]!
                 if let field {
                     for (value, loc) in zip(lists[index].values, lists[index].locations) {
@@ -249,7 +250,7 @@ struct GrammarCompiler {
                         }
                     }
                 }
-                source = .list(index)
+                source = .list(index, literal: literal)
             }
         } else {
             let known = (definition.lists.keys.sorted() + RecognizerKind.allCases.map(\.rawValue)).joined(separator: ", ")

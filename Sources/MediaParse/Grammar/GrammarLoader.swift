@@ -43,7 +43,9 @@ struct ListEntry: Sendable {
 
 struct ListDefinition: Sendable {
     enum Kind: Sendable {
-        case values([ListEntry])
+        /// `literal`: the entries are phrasing of the grammar ("I don't like", "turn shuffle off"), and
+        /// their words rank as literal words, not as list hits.
+        case values([ListEntry], literal: Bool)
         case wildcard(maxWords: Int, exclude: [String])
     }
     var name: String
@@ -289,7 +291,11 @@ struct GrammarLoader {
     private func readList(_ name: String, _ node: Node, location: SourceLocation, level: Int, yaml: YAMLFile,
                           template: (Node, String) throws -> (String, TemplateNode)) throws -> ListDefinition {
         let body = try yaml.mapping(node, "list {\(name)}")
-        try yaml.checkKeys(body, allowed: ["values", "wildcard", "max_words", "exclude"], in: "list {\(name)}")
+        try yaml.checkKeys(body, allowed: ["values", "wildcard", "max_words", "exclude", "literal"], in: "list {\(name)}")
+        let literal = try body.first { $0.key == "literal" }.map { node -> Bool in
+            guard let b = node.value.bool else { throw GrammarError("`literal` is true or false", at: yaml.location(node.value)) }
+            return b
+        } ?? false
         if let w = body.first(where: { $0.key == "wildcard" }), w.value.bool == true {
             let maxWords = try body.first { $0.key == "max_words" }.map { try yaml.int($0.value, "max_words") } ?? 12
             guard maxWords >= 1 else { throw GrammarError("max_words must be at least 1", at: yaml.location(w.value)) }
@@ -331,7 +337,7 @@ struct GrammarLoader {
             }
             entries.append(ListEntry(spoken: spoken, value: value, location: yaml.textLocation(inNode.value)))
         }
-        return ListDefinition(name: name, kind: .values(entries), location: location, level: level)
+        return ListDefinition(name: name, kind: .values(entries, literal: literal), location: location, level: level)
     }
 
     private func fieldNamed(_ name: String, at location: SourceLocation) throws -> Field {

@@ -108,10 +108,11 @@ struct Matcher {
                 for edge in node.slots {
                     let ref = grammar.slots[Int(edge.slot)]
                     switch ref.source {
-                    case let .list(list):
+                    case let .list(list, literal):
+                        let perWord = literal ? Rank.literal : Rank.entityWord
                         for hit in input.listHits[position] where hit.list == Int32(list) {
                             advance(paths, slot: edge.slot, bit: fieldBits[Int(edge.slot)], from: position, to: hit.end, payload: hit.entry,
-                                    gain: Int64(hit.end - position) * Rank.entityWord - Rank.slot, target: edge.target,
+                                    gain: Int64(hit.end - position) * perWord - Rank.slot, target: edge.target,
                                     chart: &chart, steps: &steps)
                         }
                     case let .recognizer(kind):

@@ -39,7 +39,7 @@ struct ReadingBuilder {
             let ref = grammar.slots[Int(step.slot)]
             let value: SlotValue
             switch ref.source {
-            case let .list(list):
+            case let .list(list, _):
                 value = grammar.lists[list].values[Int(step.payload)] ?? .text(said)
             case let .recognizer(kind):
                 // Text-valued recognisers (frequencies) report the words as said.

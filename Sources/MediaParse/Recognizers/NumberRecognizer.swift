@@ -145,15 +145,29 @@ struct NumberRecognizer: Sendable {
         for (i, token) in tokens.enumerated() where settings.articlesAsOne.contains(token.key) {
             amounts.append((i, i + 1, 1))
         }
+        // "half a minute": a fraction, then an article standing for one
+        for n in withFractions where n.end + 1 < tokens.count && settings.articlesAsOne.contains(tokens[n.end].key) {
+            amounts.append((n.start, n.end + 1, n.value.number ?? 0))
+        }
+        var durations: [Entity] = []
         for (start, end, amount) in amounts where end < tokens.count {
             guard let unit = settings.durationUnits[tokens[end].key] else { continue }
-            out.append(Entity(start: start, end: end + 1, kind: .duration, value: .number(amount * unit)))
+            durations.append(Entity(start: start, end: end + 1, kind: .duration, value: .number(amount * unit)))
             for (phrase, fraction) in settings.fractions where phrase.count > 1 && matches(phrase, tokens, at: end + 1) {
-                out.append(Entity(start: start, end: end + 1 + phrase.count, kind: .duration,
-                                  value: .number((amount + fraction) * unit)))
+                durations.append(Entity(start: start, end: end + 1 + phrase.count, kind: .duration,
+                                        value: .number((amount + fraction) * unit)))
             }
         }
-        return out
+        // "one minute thirty seconds", "a minute and ten seconds": consecutive durations add up
+        let joiners = Set(settings.fractions.keys.compactMap { $0.count > 1 ? $0.first : nil })
+        var compound: [Entity] = []
+        for a in durations {
+            for b in durations where b.start == a.end || (b.start == a.end + 1 && joiners.contains(tokens[a.end].key)) {
+                compound.append(Entity(start: a.start, end: b.end, kind: .duration,
+                                       value: .number((a.value.number ?? 0) + (b.value.number ?? 0))))
+            }
+        }
+        return out + durations + compound
     }
 
     private func matches(_ phrase: [String], _ tokens: [Token], at start: Int) -> Bool {
