@@ -138,15 +138,36 @@ struct GrammarCompiler {
                                sentences: sentences, slots: slots, lists: lists, trie: trie, longestEntry: longestEntry)
     }
 
+    /// Where an edge into `n` may as well lead: past states whose only way on is one epsilon edge. All
+    /// the branches of an alternation end in such states, so forwarding makes them share the state where
+    /// the branches join, and its epsilon closure is computed (and stored) once instead of once per branch.
+    private func forwarded(_ start: Int32) -> Int32 {
+        var n = start
+        var steps = 0
+        while steps < nodes.count {
+            let node = nodes[Int(n)]
+            guard node.words.isEmpty, node.slots.isEmpty, node.accept < 0, node.epsilons.count == 1 else { break }
+            n = node.epsilons[0]
+            steps += 1
+        }
+        return n
+    }
+
     /// The epsilon-free automaton: only the start and the targets of consuming edges remain as states.
     private func removeEpsilons() -> [State] {
+        var forward = [Int32](repeating: -1, count: nodes.count)
+        func target(_ n: Int32) -> Int32 {
+            if forward[Int(n)] < 0 { forward[Int(n)] = forwarded(n) }
+            return forward[Int(n)]
+        }
         var newID = [Int32](repeating: -1, count: nodes.count)
         var kept: [Int32] = [0]
         newID[0] = 0
         func keep(_ n: Int32) {
-            if newID[Int(n)] < 0 {
-                newID[Int(n)] = Int32(kept.count)
-                kept.append(n)
+            let t = target(n)
+            if newID[Int(t)] < 0 {
+                newID[Int(t)] = Int32(kept.count)
+                kept.append(t)
             }
         }
         for node in nodes {
@@ -167,12 +188,16 @@ struct GrammarCompiler {
                 let node = nodes[Int(u)]
                 if node.accept >= 0, !state.accepts.contains(node.accept) { state.accepts.append(node.accept) }
                 for (w, targets) in node.words {
-                    for t in targets where seenWordTargets.insert(Int64(w) << 32 | Int64(newID[Int(t)])).inserted {
-                        state.words[w, default: []].append(newID[Int(t)])
+                    for t in targets {
+                        let id = newID[Int(target(t))]
+                        if seenWordTargets.insert(Int64(w) << 32 | Int64(id)).inserted { state.words[w, default: []].append(id) }
                     }
                 }
-                for e in node.slots where seenSlots.insert(Int64(e.slot) << 32 | Int64(newID[Int(e.target)])).inserted {
-                    state.slots.append(SlotEdge(slot: e.slot, target: newID[Int(e.target)]))
+                for e in node.slots {
+                    let id = newID[Int(target(e.target))]
+                    if seenSlots.insert(Int64(e.slot) << 32 | Int64(id)).inserted {
+                        state.slots.append(SlotEdge(slot: e.slot, target: id))
+                    }
                 }
                 // Reverse, so that the first epsilon is explored first (edge order decides ties).
                 for v in node.epsilons.reversed() where seen[Int(v)] != Int32(index) {
@@ -262,13 +287,21 @@ struct GrammarCompiler {
         return id
     }
 
-    private mutating func ruleMatchesEmpty(_ name: String) -> Bool {
-        if let known = emptyRules[name] { return known }
-        emptyRules[name] = false  // a cycle counts as non-empty here; compile() reports cycles
-        guard let rule = definition.rules[name] else { return false }
-        var copy = self
-        let result = rule.template.matchesEmpty { copy.ruleMatchesEmpty($0) }
-        emptyRules[name] = result
+    /// Can rule `name` match no words? Memoised in `known`; a cycle counts as non-empty here (compile()
+    /// reports cycles). Static, so that asking never copies the compiler's (large) state.
+    private static func ruleMatchesEmpty(_ name: String, rules: [String: RuleDefinition], known: inout [String: Bool]) -> Bool {
+        if let k = known[name] { return k }
+        known[name] = false
+        guard let rule = rules[name] else { return false }
+        let result = matchesEmpty(rule.template, rules: rules, known: &known)
+        known[name] = result
+        return result
+    }
+
+    private static func matchesEmpty(_ node: TemplateNode, rules: [String: RuleDefinition], known: inout [String: Bool]) -> Bool {
+        var memo = known
+        let result = node.matchesEmpty { ruleMatchesEmpty($0, rules: rules, known: &memo) }
+        known = memo
         return result
     }
 
@@ -313,8 +346,7 @@ struct GrammarCompiler {
             nodes[Int(from)].slots.append(SlotEdge(slot: ref, target: target))
             return target
         case let .repetition(body, atLeastOne, location):
-            var copy = self
-            if body.matchesEmpty({ copy.ruleMatchesEmpty($0) }) {
+            if Self.matchesEmpty(body, rules: definition.rules, known: &emptyRules) {
                 throw GrammarError("'\(atLeastOne ? "+" : "*")' repeats something that can match no words", at: location)
             }
             let loop = newNode()

@@ -1,0 +1,303 @@
+import Foundation
+
+/// The user's vocabulary: for each type, an ordered set of strings, most important first (what
+/// `INVocabulary.setVocabularyStrings(_:of:)` takes).
+///
+/// The file form (`--user-vocabulary`) is a JSON object whose keys are `INVocabularyStringType` names and
+/// whose values are arrays of strings:
+///
+/// ```json
+/// {"mediaPlaylistTitle": ["70s punk classics", "Songs for Celestra"], "mediaMusicArtistName": ["Khalid"]}
+/// ```
+public struct UserVocabulary: Sendable, Hashable {
+    /// The ordered set of each type, most important first; exact duplicates are already removed.
+    public var phrases: [VocabularyType: [String]]
+
+    /// A vocabulary from ordered sets; an exact duplicate string keeps its first place only.
+    public init(_ phrases: [VocabularyType: [String]] = [:]) {
+        self.phrases = phrases.mapValues(orderedSet)
+    }
+
+    /// Reads a user vocabulary JSON file.
+    ///
+    /// - Throws: `GrammarError` naming the file and, for a JSON syntax error, its line and column; for a
+    ///   wrong entry, the entry (`mediaPlaylistTitle[3]: expected a string, found a number`).
+    public init(contentsOfFile path: String) throws {
+        try self.init(data: readVocabularyFile(path), file: path)
+    }
+
+    /// Reads user vocabulary JSON from `data`; `file` is the name error messages give.
+    public init(data: Data, file: String) throws {
+        let root: Any
+        do {
+            root = try JSONSerialization.jsonObject(with: data, options: [])
+        } catch {
+            throw jsonSyntaxError(error, data: data, file: file)
+        }
+        let location = SourceLocation(file: file)
+        let validTypes = VocabularyType.allCases.map(\.rawValue).joined(separator: ", ")
+        guard let object = root as? [String: Any] else {
+            throw GrammarError("expected a JSON object whose keys are vocabulary types (\(validTypes)), found \(describeValue(root))",
+                               at: location)
+        }
+        var phrases: [VocabularyType: [String]] = [:]
+        // Sorted, so that the first error reported does not depend on dictionary order.
+        for key in object.keys.sorted() {
+            guard let type = VocabularyType(rawValue: key) else {
+                throw GrammarError("unknown vocabulary type '\(key)'; valid types: \(validTypes)", at: location)
+            }
+            guard let array = object[key] as? [Any] else {
+                throw GrammarError("\(key): expected an array of strings, found \(describeValue(object[key]!))", at: location)
+            }
+            var strings: [String] = []
+            strings.reserveCapacity(array.count)
+            for (i, item) in array.enumerated() {
+                guard let s = item as? String else {
+                    throw GrammarError("\(key)[\(i)]: expected a string, found \(describeValue(item))", at: location)
+                }
+                guard s.contains(where: { !$0.isWhitespace }) else {
+                    throw GrammarError("\(key)[\(i)]: empty string", at: location)
+                }
+                strings.append(s)
+            }
+            phrases[type] = strings
+        }
+        self.init(phrases)
+    }
+}
+
+/// The app's vocabulary for every user, from an `AppIntentVocabulary.plist` (XML or binary).
+///
+/// `ParameterVocabularies` → each with `ParameterNames` (`INPlayMediaIntent.playlistTitle` …) and
+/// `ParameterVocabulary` items: `VocabularyItemIdentifier` and `VocabularyItemSynonyms` (each a
+/// `VocabularyItemPhrase`, with an optional `VocabularyItemPronunciation` and `VocabularyItemExamples`).
+/// Other keys (`IntentPhrases` …) are read and ignored. Parameter names of other intents' parameters
+/// (`INStartWorkoutIntent.workoutName`) are ignored; an unknown parameter of a media intent is an error.
+public struct GlobalVocabulary: Sendable, Hashable {
+    /// One way of saying an item.
+    public struct Synonym: Sendable, Hashable {
+        /// `VocabularyItemPhrase`: the words matched.
+        public var phrase: String
+        /// `VocabularyItemPronunciation`, kept but not used for matching.
+        public var pronunciation: String?
+        /// `VocabularyItemExamples`, kept but not used for matching.
+        public var examples: [String]
+
+        public init(phrase: String, pronunciation: String? = nil, examples: [String] = []) {
+            self.phrase = phrase
+            self.pronunciation = pronunciation
+            self.examples = examples
+        }
+    }
+
+    /// One `ParameterVocabulary` item for one type (an item under several `ParameterNames` is one `Item`
+    /// per type).
+    public struct Item: Sendable, Hashable {
+        public var type: VocabularyType
+        /// `VocabularyItemIdentifier`: what a hit reports.
+        public var identifier: String
+        public var synonyms: [Synonym]
+
+        public init(type: VocabularyType, identifier: String, synonyms: [Synonym]) {
+            self.type = type
+            self.identifier = identifier
+            self.synonyms = synonyms
+        }
+    }
+
+    /// The items in file order.
+    public var items: [Item]
+
+    public init(items: [Item] = []) { self.items = items }
+
+    /// Reads an `AppIntentVocabulary.plist`, XML or binary.
+    ///
+    /// - Throws: `GrammarError` naming the file and the entry
+    ///   (`ParameterVocabularies[1].ParameterVocabulary[0]: missing VocabularyItemIdentifier`), or the line
+    ///   of an XML syntax error when the property list reader gives one.
+    public init(contentsOfFile path: String) throws {
+        try self.init(data: readVocabularyFile(path), file: path)
+    }
+
+    /// Reads an `AppIntentVocabulary.plist` from `data`; `file` is the name error messages give.
+    public init(data: Data, file: String) throws {
+        let location = SourceLocation(file: file)
+        var format = PropertyListSerialization.PropertyListFormat.xml
+        let root: Any
+        do {
+            root = try PropertyListSerialization.propertyList(from: data, options: [], format: &format)
+        } catch {
+            let detail = ((error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String) ?? "\(error)"
+            var at = location
+            if let match = detail.firstMatch(of: #/line (\d+)/#) { at.line = Int(match.1) }
+            throw GrammarError("not a property list (XML or binary): \(detail)", at: at)
+        }
+        guard format == .xml || format == .binary else {
+            throw GrammarError("not an XML or binary property list (old-style text property lists are not accepted)", at: location)
+        }
+        var reader = PlistReader(location: location)
+        self.init(items: try reader.items(root))
+    }
+}
+
+/// Walks the decoded property list, checking each value's type and naming the path of a wrong one.
+private struct PlistReader {
+    let location: SourceLocation
+    /// Intents whose parameters must be one of the known five; other intents' parameters are skipped.
+    static let mediaIntents: Set<String> = ["INPlayMediaIntent", "INAddMediaIntent", "INSearchForMediaIntent",
+                                            "INUpdateMediaAffinityIntent"]
+    /// (type, identifier) → path of the item, to report duplicates.
+    private var seen: [String: String] = [:]
+
+    init(location: SourceLocation) { self.location = location }
+
+    func fail(_ path: String, _ message: String) -> GrammarError {
+        GrammarError(path.isEmpty ? message : "\(path): \(message)", at: location)
+    }
+
+    func dictionary(_ value: Any, _ path: String) throws -> [String: Any] {
+        guard let d = value as? [String: Any] else { throw fail(path, "expected a dictionary, found \(describeValue(value))") }
+        return d
+    }
+
+    func array(_ value: Any, _ path: String) throws -> [Any] {
+        guard let a = value as? [Any] else { throw fail(path, "expected an array, found \(describeValue(value))") }
+        return a
+    }
+
+    func string(_ value: Any, _ path: String) throws -> String {
+        guard let s = value as? String else { throw fail(path, "expected a string, found \(describeValue(value))") }
+        return s
+    }
+
+    func nonEmptyString(_ value: Any, _ path: String) throws -> String {
+        let s = try string(value, path)
+        guard s.contains(where: { !$0.isWhitespace }) else { throw fail(path, "empty string") }
+        return s
+    }
+
+    mutating func items(_ root: Any) throws -> [GlobalVocabulary.Item] {
+        guard let top = root as? [String: Any] else {
+            throw fail("", "expected a dictionary at the top of the property list, found \(describeValue(root))")
+        }
+        // A file with only IntentPhrases has no parameter vocabulary: that is allowed.
+        guard let groupsValue = top["ParameterVocabularies"] else { return [] }
+        var out: [GlobalVocabulary.Item] = []
+        for (g, groupValue) in try array(groupsValue, "ParameterVocabularies").enumerated() {
+            let groupPath = "ParameterVocabularies[\(g)]"
+            let group = try dictionary(groupValue, groupPath)
+            guard let namesValue = group["ParameterNames"] else { throw fail(groupPath, "missing ParameterNames") }
+            var types: [VocabularyType] = []
+            for (n, nameValue) in try array(namesValue, "\(groupPath).ParameterNames").enumerated() {
+                let namePath = "\(groupPath).ParameterNames[\(n)]"
+                let name = try nonEmptyString(nameValue, namePath)
+                if let type = VocabularyType(parameterName: name) {
+                    if !types.contains(type) { types.append(type) }
+                } else if let intent = name.split(separator: ".").first, Self.mediaIntents.contains(String(intent)) {
+                    let valid = VocabularyType.allCases.map { "\(intent).\($0.parameterName)" }.joined(separator: ", ")
+                    throw fail(namePath, "unknown parameter '\(name)'; valid parameters: \(valid)")
+                }
+            }
+            guard let vocabularyValue = group["ParameterVocabulary"] else { throw fail(groupPath, "missing ParameterVocabulary") }
+            for (i, itemValue) in try array(vocabularyValue, "\(groupPath).ParameterVocabulary").enumerated() {
+                let itemPath = "\(groupPath).ParameterVocabulary[\(i)]"
+                let (identifier, synonyms) = try item(itemValue, itemPath)
+                for type in types {
+                    let key = "\(type.rawValue)\u{0}\(identifier)"
+                    if let earlier = seen[key] {
+                        throw fail(itemPath, "duplicate VocabularyItemIdentifier '\(identifier)' for \(type.rawValue) (first at \(earlier))")
+                    }
+                    seen[key] = itemPath
+                    out.append(GlobalVocabulary.Item(type: type, identifier: identifier, synonyms: synonyms))
+                }
+            }
+        }
+        return out
+    }
+
+    private func item(_ value: Any, _ path: String) throws -> (String, [GlobalVocabulary.Synonym]) {
+        let item = try dictionary(value, path)
+        guard let idValue = item["VocabularyItemIdentifier"] else { throw fail(path, "missing VocabularyItemIdentifier") }
+        let identifier = try nonEmptyString(idValue, "\(path).VocabularyItemIdentifier")
+        guard let synonymsValue = item["VocabularyItemSynonyms"] else { throw fail(path, "missing VocabularyItemSynonyms") }
+        let synonymsPath = "\(path).VocabularyItemSynonyms"
+        let list = try array(synonymsValue, synonymsPath)
+        guard !list.isEmpty else { throw fail(synonymsPath, "no synonyms: an item needs at least one VocabularyItemPhrase") }
+        var synonyms: [GlobalVocabulary.Synonym] = []
+        for (s, synonymValue) in list.enumerated() {
+            let synonymPath = "\(synonymsPath)[\(s)]"
+            let synonym = try dictionary(synonymValue, synonymPath)
+            guard let phraseValue = synonym["VocabularyItemPhrase"] else { throw fail(synonymPath, "missing VocabularyItemPhrase") }
+            let phrase = try nonEmptyString(phraseValue, "\(synonymPath).VocabularyItemPhrase")
+            let pronunciation = try synonym["VocabularyItemPronunciation"].map {
+                try string($0, "\(synonymPath).VocabularyItemPronunciation")
+            }
+            var examples: [String] = []
+            if let examplesValue = synonym["VocabularyItemExamples"] {
+                for (e, example) in try array(examplesValue, "\(synonymPath).VocabularyItemExamples").enumerated() {
+                    examples.append(try string(example, "\(synonymPath).VocabularyItemExamples[\(e)]"))
+                }
+            }
+            synonyms.append(GlobalVocabulary.Synonym(phrase: phrase, pronunciation: pronunciation, examples: examples))
+        }
+        return (identifier, synonyms)
+    }
+}
+
+/// The strings in order with later exact duplicates removed.
+private func orderedSet(_ strings: [String]) -> [String] {
+    var seen = Set<String>()
+    return strings.filter { seen.insert($0).inserted }
+}
+
+func readVocabularyFile(_ path: String) throws -> Data {
+    do {
+        return try Data(contentsOf: URL(fileURLWithPath: path))
+    } catch {
+        let reason = (error as NSError).localizedFailureReason ?? error.localizedDescription
+        throw GrammarError("cannot read the vocabulary file: \(reason)", at: SourceLocation(file: path))
+    }
+}
+
+/// A JSON syntax error with the line and column of the byte offset the reader reports (Linux says "around
+/// character N", Darwin gives `NSJSONSerializationErrorIndex` or "around line L, column C").
+private func jsonSyntaxError(_ error: Error, data: Data, file: String) -> GrammarError {
+    let info = (error as NSError).userInfo
+    let detail = (info[NSDebugDescriptionErrorKey] as? String) ?? "\(error)"
+    var location = SourceLocation(file: file)
+    if let match = detail.firstMatch(of: #/line (\d+), column (\d+)/#) {
+        location.line = Int(match.1)
+        location.column = Int(match.2)
+    } else if let offset = (info["NSJSONSerializationErrorIndex"] as? Int)
+                ?? detail.firstMatch(of: #/character (\d+)/#).flatMap({ Int($0.1) }) {
+        (location.line, location.column) = lineAndColumn(ofByte: offset, in: data)
+    }
+    // The reader's own text repeats the offset, which the location now says better.
+    let reason = detail.replacing(#/ around (line \d+, column \d+|character \d+)/#, with: "")
+    return GrammarError("invalid JSON: \(reason)", at: location)
+}
+
+/// 1-based line and column (in Unicode scalars) of byte `offset` of UTF-8 `data`.
+func lineAndColumn(ofByte offset: Int, in data: Data) -> (line: Int, column: Int) {
+    let bytes = [UInt8](data.prefix(max(0, offset)))
+    let lineStart = (bytes.lastIndex(of: 0x0A).map { $0 + 1 }) ?? 0
+    let line = bytes.reduce(1) { $1 == 0x0A ? $0 + 1 : $0 }
+    let column = String(decoding: bytes[lineStart...], as: UTF8.self).unicodeScalars.count + 1
+    return (line, column)
+}
+
+/// "a string", "a number", "an array" … for error messages.
+func describeValue(_ value: Any) -> String {
+    switch value {
+    case is String: return "a string"
+    case is [Any]: return "an array"
+    case is [String: Any]: return "a dictionary"
+    case is NSNull: return "null"
+    case let n as NSNumber:
+        // JSON and property list booleans are NSNumbers holding a C `char` ("c").
+        return String(cString: n.objCType) == "c" ? "a boolean" : "a number"
+    case is Date: return "a date"
+    case is Data: return "data"
+    default: return "a \(type(of: value))"
+    }
+}
