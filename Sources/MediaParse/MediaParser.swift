@@ -18,6 +18,10 @@ public final class MediaParser: Sendable {
     /// Utterances of more words than this are not parsed (the result says so).
     public static let maxWords = 64
 
+    /// The vocabulary overlay: the user's and the app's names, which override the default reading of the
+    /// words they cover. Change it at any time (a playlist renamed or deleted): the next parse knows.
+    public let vocabulary: VocabularyStore
+
     let grammar: CompiledGrammar
     let tokenizer: Tokenizer
     let numbers: NumberRecognizer
@@ -49,7 +53,10 @@ public final class MediaParser: Sendable {
         self.grammar = try GrammarCompiler.compile(definition)
         self.tokenizer = tokenizer
         self.pool = pool
-        self.numbers = pool.withSession { NumberRecognizer(settings: settings.numbers, session: $0, tokenizer: tokenizer) }
+        let numbers = pool.withSession { NumberRecognizer(settings: settings.numbers, session: $0, tokenizer: tokenizer) }
+        self.numbers = numbers
+        self.vocabulary = VocabularyStore(locale: name, tokenizer: tokenizer, numbers: numbers, pool: pool,
+                                          icuLocale: settings.icuLocale)
     }
 
     /// Size of the compiled grammar: states, word edges, slot edges, epsilon edges, sentences.
@@ -97,10 +104,13 @@ public final class MediaParser: Sendable {
             result.error = "utterance too long: \(scalarCount) characters (the limit is \(Self.maxScalars)); not parsed"
             return result
         }
-        let (utterance, entities) = pool.withSession { session in
+        let snapshot = vocabulary.snapshot()
+        let (utterance, entities, hits) = pool.withSession { session in
             let u = tokenizer.tokenize(text, session: session)
-            let e = u.tokens.count <= Self.maxWords ? numbers.recognize(u.tokens, session: session) : []
-            return (u, e)
+            guard u.tokens.count <= Self.maxWords else { return (u, [Entity](), [VocabularyHit]()) }
+            let e = numbers.recognize(u.tokens, session: session)
+            let h = snapshot.isEmpty ? [] : VocabularyHit.nonOverlapping(snapshot.hits(in: u.tokens, entities: e, session: session))
+            return (u, e, h)
         }
         if utterance.tokens.isEmpty { return result }
         if utterance.tokens.count > Self.maxWords {
@@ -111,7 +121,7 @@ public final class MediaParser: Sendable {
             ($0.start, $0.end, $0.kind.rawValue, $0.value.description) < ($1.start, $1.end, $1.kind.rawValue, $1.value.description)
         }
         let matcher = Matcher(grammar: grammar, beam: max(4, alternatives + 3))
-        let input = matcher.prepare(utterance, entities: sortedEntities)
+        let input = matcher.prepare(utterance, entities: sortedEntities, vocabulary: hits.sorted { $0.start < $1.start })
         var steps: [Step] = []
         steps.reserveCapacity(256)
         // Best rank first; on a tie, a media reading before a NotMedia one, then the reading whose free text

@@ -36,6 +36,14 @@ struct Parse: ParsableCommand {
     @Option(name: .customLong("app-name"), help: "A name of the calling app (repeat for its alternative names).")
     var appNames: [String] = []
 
+    @Option(name: .customLong("user-vocabulary"),
+            help: ArgumentHelp("User vocabulary: a JSON object of INVocabularyStringType names to ordered lists of strings, most important first.", valueName: "file.json"))
+    var userVocabulary: [String] = []
+
+    @Option(name: .customLong("global-vocabulary"),
+            help: ArgumentHelp("Global vocabulary: an AppIntentVocabulary.plist (XML or binary).", valueName: "file.plist"))
+    var globalVocabulary: [String] = []
+
     @Option(help: ArgumentHelp("A folder of grammar files laid out like Grammars/ (DIR/en/*.yaml) that add to or replace the built-in ones.", valueName: "dir"))
     var grammars: [String] = []
 
@@ -58,6 +66,12 @@ struct Parse: ParsableCommand {
             var catalog = GrammarCatalog.builtIn
             for dir in grammars { try catalog.overlay(directory: dir) }
             parser = try MediaParser(locale: locale, appNames: appNames, catalog: catalog)
+            for file in userVocabulary {
+                try parser.vocabulary.setUserVocabulary(UserVocabulary(contentsOfFile: file))
+            }
+            for file in globalVocabulary {
+                parser.vocabulary.loadGlobal(try GlobalVocabulary(contentsOfFile: file))
+            }
         } catch let error as UnsupportedLocaleError {
             fail("mediaparse: \(error)", status: ExitStatus.usage)
         } catch let error as GrammarError {

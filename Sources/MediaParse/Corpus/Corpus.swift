@@ -14,6 +14,9 @@ public struct CorpusFile: Sendable {
     public var path: String
     public var locale: String
     public var appNames: [String]
+    /// Vocabulary files the cases need (paths resolved against the corpus file's folder).
+    public var userVocabulary: [String]
+    public var globalVocabulary: [String]
     public var cases: [Case]
 
     /// Reads a corpus file. Errors name the file, line and column.
@@ -32,12 +35,21 @@ public struct CorpusFile: Sendable {
         let yaml = try YAMLFile(path: path, text: text)
         guard let root = yaml.root else { throw GrammarError("empty corpus file", at: SourceLocation(file: path)) }
         let top = try yaml.mapping(root, "a corpus file")
-        try yaml.checkKeys(top, allowed: ["locale", "app_names", "tests"], in: "a corpus file")
+        try yaml.checkKeys(top, allowed: ["locale", "app_names", "user_vocabulary", "global_vocabulary", "tests"],
+                           in: "a corpus file")
         guard let locale = try top.first(where: { $0.key == "locale" }).map({ try yaml.string($0.value, "locale") }) else {
             throw GrammarError("a corpus file needs `locale:`", at: yaml.location(root))
         }
         self.locale = locale
         appNames = try top.first { $0.key == "app_names" }.map { try yaml.strings($0.value, "app_names") } ?? []
+        let folder = (path as NSString).deletingLastPathComponent
+        func files(_ key: String) throws -> [String] {
+            try (top.first { $0.key == key }.map { try yaml.strings($0.value, key) } ?? []).map {
+                $0.hasPrefix("/") ? $0 : (folder as NSString).appendingPathComponent($0)
+            }
+        }
+        userVocabulary = try files("user_vocabulary")
+        globalVocabulary = try files("global_vocabulary")
         cases = []
         guard let tests = top.first(where: { $0.key == "tests" }) else { return }
         for item in try yaml.sequence(tests.value, "tests") {
@@ -92,16 +104,20 @@ public final class CorpusRunner {
         self.catalog = catalog
     }
 
-    public func parser(locale: String, appNames: [String]) throws -> MediaParser {
-        let key = ([locale] + appNames).joined(separator: "\u{1F}")
+    /// The parser for a corpus file's locale, app names and vocabulary files.
+    public func parser(for file: CorpusFile) throws -> MediaParser {
+        let key = ([file.locale] + file.appNames + ["u"] + file.userVocabulary + ["g"] + file.globalVocabulary)
+            .joined(separator: "\u{1F}")
         if let p = parsers[key] { return p }
-        let p = try MediaParser(locale: locale, appNames: appNames, catalog: catalog)
+        let p = try MediaParser(locale: file.locale, appNames: file.appNames, catalog: catalog)
+        for f in file.userVocabulary { p.vocabulary.setUserVocabulary(try UserVocabulary(contentsOfFile: f)) }
+        for f in file.globalVocabulary { p.vocabulary.loadGlobal(try GlobalVocabulary(contentsOfFile: f)) }
         parsers[key] = p
         return p
     }
 
     public func run(_ file: CorpusFile) throws -> [CorpusOutcome] {
-        let parser = try parser(locale: file.locale, appNames: file.appNames)
+        let parser = try parser(for: file)
         return file.cases.map { c in
             let result = parser.parse(c.text, explain: true)
             var compared = result

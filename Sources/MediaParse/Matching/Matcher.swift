@@ -42,6 +42,17 @@ struct MatchInput {
     var entities: [Entity]
     /// entitiesAt[position] = indexes into `entities`
     var entitiesAt: [[Int]]
+    /// Vocabulary hits chosen for this utterance: locked spans of tokens.
+    var vocabulary: [VocabularyHit] = []
+    /// lockAt[position] = the vocabulary hit covering that token, or -1
+    var lockAt: [Int32] = []
+    /// lockedBefore[p] = how many tokens before p are locked (to test a range in O(1))
+    var lockedBefore: [Int32] = []
+
+    /// Does `[start, end)` touch a locked token?
+    func isLocked(_ start: Int, _ end: Int) -> Bool {
+        !lockedBefore.isEmpty && lockedBefore[end] - lockedBefore[start] > 0
+    }
 }
 
 /// A full reading: a sentence of the grammar matched the whole utterance this way.
@@ -59,7 +70,7 @@ struct Matcher {
     /// Partial readings kept per (position, state).
     let beam: Int
 
-    func prepare(_ utterance: Utterance, entities: [Entity]) -> MatchInput {
+    func prepare(_ utterance: Utterance, entities: [Entity], vocabulary: [VocabularyHit] = []) -> MatchInput {
         let tokens = utterance.tokens
         let ids = tokens.map { grammar.wordIDs[$0.key] ?? -1 }
         var hits = [[(list: Int32, entry: Int32, end: Int)]](repeating: [], count: tokens.count + 1)
@@ -74,7 +85,17 @@ struct Matcher {
         }
         var at = [[Int]](repeating: [], count: tokens.count + 1)
         for (i, e) in entities.enumerated() { at[e.start].append(i) }
-        return MatchInput(wordIDs: ids, listHits: hits, entities: entities, entitiesAt: at)
+        var input = MatchInput(wordIDs: ids, listHits: hits, entities: entities, entitiesAt: at)
+        if !vocabulary.isEmpty {
+            input.vocabulary = vocabulary
+            input.lockAt = [Int32](repeating: -1, count: tokens.count)
+            for (h, hit) in vocabulary.enumerated() {
+                for p in hit.start..<min(hit.end, tokens.count) { input.lockAt[p] = Int32(h) }
+            }
+            input.lockedBefore = [Int32](repeating: 0, count: tokens.count + 1)
+            for p in 0..<tokens.count { input.lockedBefore[p + 1] = input.lockedBefore[p] + (input.lockAt[p] >= 0 ? 1 : 0) }
+        }
+        return input
     }
 
     func match(_ input: MatchInput, steps: inout [Step]) -> [Candidate] {
@@ -97,7 +118,8 @@ struct Matcher {
                 }
                 guard position < n else { continue }
                 let id = input.wordIDs[position]
-                if id >= 0, let targets = node.words[id] {
+                let locked = !input.lockAt.isEmpty && input.lockAt[position] >= 0
+                if id >= 0, !locked, let targets = node.words[id] {
                     for p in paths {
                         steps.append(Step(parent: p.step, slot: -1, start: Int16(position), end: Int16(position + 1), payload: -1))
                         let q = Path(rank: Rank(value: p.rank.value + Rank.literal), step: Int32(steps.count - 1),
@@ -110,21 +132,35 @@ struct Matcher {
                     switch ref.source {
                     case let .list(list, literal):
                         let perWord = literal ? Rank.literal : Rank.entityWord
-                        for hit in input.listHits[position] where hit.list == Int32(list) {
+                        for hit in input.listHits[position] where hit.list == Int32(list) && !input.isLocked(position, hit.end) {
                             advance(paths, slot: edge.slot, bit: fieldBits[Int(edge.slot)], from: position, to: hit.end, payload: hit.entry,
                                     gain: Int64(hit.end - position) * perWord - Rank.slot, target: edge.target,
                                     chart: &chart, steps: &steps)
                         }
                     case let .recognizer(kind):
-                        for e in input.entitiesAt[position] where kind.accepts(input.entities[e].kind) {
+                        for e in input.entitiesAt[position] where kind.accepts(input.entities[e].kind)
+                            && !input.isLocked(position, input.entities[e].end) {
                             let end = input.entities[e].end
                             advance(paths, slot: edge.slot, bit: fieldBits[Int(edge.slot)], from: position, to: end, payload: Int32(e),
                                     gain: Int64(end - position) * Rank.entityWord - Rank.slot, target: edge.target,
                                     chart: &chart, steps: &steps)
                         }
                     case let .wildcard(maxWords, exclude):
+                        if locked {
+                            // A vocabulary hit: free text may take it whole, and then its words rank
+                            // as literal words (a vocabulary hit beats lists, recognisers and free text).
+                            let h = Int(input.lockAt[position])
+                            let hit = input.vocabulary[h]
+                            guard hit.start == position else { continue }
+                            let words = Int64(hit.end - position)
+                            advance(paths, slot: edge.slot, bit: fieldBits[Int(edge.slot)], from: position, to: hit.end,
+                                    payload: Int32(h), gain: words * Rank.literal - Rank.slot, target: edge.target,
+                                    chart: &chart, steps: &steps)
+                            continue
+                        }
                         var end = position
-                        while end < n, end - position < maxWords, !exclude.contains(input.wordIDs[end]) {
+                        while end < n, end - position < maxWords, !exclude.contains(input.wordIDs[end]),
+                              input.lockAt.isEmpty || input.lockAt[end] < 0 {
                             end += 1
                             let words = Int64(end - position)
                             advance(paths, slot: edge.slot, bit: fieldBits[Int(edge.slot)], from: position, to: end, payload: -1,

@@ -29,6 +29,8 @@ struct ReadingBuilder {
         var spans: [Field: [Int]] = [:]
         var words: [Explanation.Word] = []
         var wildcardWords = 0
+        var vocabularyType: String? = nil
+        var uses: [VocabularyUse] = []
         for step in chain {
             let range = Int(step.start)..<Int(step.end)
             let said = utterance.originalText(tokens: range)
@@ -44,6 +46,10 @@ struct ReadingBuilder {
             case let .recognizer(kind):
                 // Text-valued recognisers (frequencies) report the words as said.
                 value = kind.valueKind == .text ? .text(said) : input.entities[Int(step.payload)].value
+            case .wildcard where step.payload >= 0:
+                // A vocabulary hit: the entry's own string (or the global item's identifier).
+                let entry = input.vocabulary[Int(step.payload)].entry
+                value = .text(entry.value)
             case .wildcard:
                 wildcardWords += range.count
                 value = .text(said.trimmingCharacters(in: Self.quoteCharacters))
@@ -51,7 +57,18 @@ struct ReadingBuilder {
             if explain {
                 words.append(.init(text: said, matched: "{\(ref.listName):\(ref.slotName)}", value: value.description))
             }
-            guard let field = ref.field else { continue }
+            guard var field = ref.field else { continue }
+            if case .wildcard = ref.source, step.payload >= 0 {
+                let entry = input.vocabulary[Int(step.payload)].entry
+                var use = entry.use
+                // A name slot takes the entry's field and type; a destination (playlistName) keeps its own.
+                if field == .mediaName || field == .artistName || field == .albumName {
+                    field = entry.field
+                    vocabularyType = entry.mediaType
+                }
+                use.field = field.rawValue
+                uses.append(use)
+            }
             if field.isList, case let .text(s) = value {
                 if !(lists[field]?.contains(s) ?? false) { lists[field, default: []].append(s) }
                 let span = utterance.span(tokens: range)
@@ -61,6 +78,9 @@ struct ReadingBuilder {
             if values[field] != nil { return nil }
             values[field] = value
             spans[field] = utterance.span(tokens: range)
+        }
+        if let type = vocabularyType {
+            values[.mediaType] = .text(type)  // the entry's type says what it is
         }
         let sentence = grammar.sentences[Int(candidate.sentence)]
         for (field, value) in sentence.set where values[field] == nil && lists[field] == nil {
@@ -86,6 +106,7 @@ struct ReadingBuilder {
                 }
             }
             if !ordered.isEmpty { result.spans = Spans(ordered) }
+            if !uses.isEmpty { result.vocabulary = uses }
         }
         if explain {
             let r = candidate.rank.value
