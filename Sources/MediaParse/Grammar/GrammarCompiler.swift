@@ -269,7 +269,7 @@ struct GrammarCompiler {
                 if let field {
                     for (value, loc) in zip(lists[index].values, lists[index].locations) {
                         if let value {
-                            try GrammarLoader(catalog: GrammarCatalog()).check(value, for: field, at: loc)
+                            try GrammarLoader.check(value, for: field, at: loc)
                         } else if field.kind != .text {
                             throw GrammarError("this value of {\(list)} has no `out`, but \(field.rawValue) (used at \(location)) needs a \(field.kind) value", at: loc)
                         }

@@ -269,7 +269,7 @@ struct GrammarLoader {
                             for pair in try yaml.mapping(s.value, "set") {
                                 let field = try fieldNamed(pair.key, at: yaml.location(pair.keyNode))
                                 let value = try yaml.value(pair.value, "the value of \(pair.key)")
-                                try check(value, for: field, at: yaml.location(pair.value))
+                                try Self.check(value, for: field, at: yaml.location(pair.value))
                                 set.append((field, value))
                             }
                         }
@@ -348,7 +348,8 @@ struct GrammarLoader {
         return field
     }
 
-    func check(_ value: SlotValue, for field: Field, at location: SourceLocation) throws {
+    /// Is `value` one `field` can take (the right kind, and one of the contract's names where it has a list)?
+    static func check(_ value: SlotValue, for field: Field, at location: SourceLocation) throws {
         switch (field.kind, value) {
         case (.text, .text(let s)):
             if let allowed = field.allowedValues, !allowed.contains(s) {
