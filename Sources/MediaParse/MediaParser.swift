@@ -98,6 +98,20 @@ public final class MediaParser: Sendable {
     ///   - alternatives: how many further readings to return, best first.
     ///   - explain: add how the best reading matched (sentence, source, what each word did).
     public func parse(_ text: String, alternatives: Int = 0, explain: Bool = false) -> ParseResult {
+        var none: GrammarCoverage? = nil
+        return parse(text, alternatives: alternatives, explain: explain, coverage: &none)
+    }
+
+    /// Parses and records in `coverage` which sentence, expansion rules and list entries the chosen
+    /// reading used (for `mediaparse test`'s grammar coverage).
+    public func parse(_ text: String, coverage: inout GrammarCoverage) -> ParseResult {
+        var c: GrammarCoverage? = coverage
+        let r = parse(text, alternatives: 0, explain: true, coverage: &c)
+        coverage = c!
+        return r
+    }
+
+    private func parse(_ text: String, alternatives: Int, explain: Bool, coverage: inout GrammarCoverage?) -> ParseResult {
         var result = ParseResult(utterance: text, locale: locale, intent: nil)
         let scalarCount = text.unicodeScalars.count
         if scalarCount > Self.maxScalars {
@@ -148,6 +162,7 @@ public final class MediaParser: Sendable {
             if readings.count > alternatives + 1 { break }
         }
         guard let best = readings.first else { return result }
+        if coverage != nil { coverage!.record(best.step, sentence: best.sentence, steps: steps, grammar: grammar) }
         var chosen = best.result
         if explain, let candidate = candidates.first(where: { $0.rank == best.rank && $0.sentence == best.sentence }),
            let withExplanation = builder.build(candidate, utterance: utterance, input: input, steps: steps, explain: true) {

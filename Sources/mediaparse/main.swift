@@ -14,7 +14,7 @@ struct MediaParseCommand: ParsableCommand {
             Example:
               echo "play the newest episode of Radiolab at double speed" | mediaparse --pretty
             """,
-        subcommands: [Parse.self],
+        subcommands: [Parse.self, Test.self],
         defaultSubcommand: Parse.self
     )
 }
@@ -129,4 +129,23 @@ struct OutputBuffer {
     }
 }
 
-MediaParseCommand.main()
+// `mediaparse test` reports bad arguments with exit status 2 (the parse command keeps the contract's 64).
+let arguments = Array(CommandLine.arguments.dropFirst())
+if arguments.first == "test" {
+    do {
+        var command = try Test.parseAsRoot(Array(arguments.dropFirst()))
+        try command.run()
+    } catch let exit as ExitCode {
+        Foundation.exit(exit.rawValue)
+    } catch {
+        let code = Test.exitCode(for: error)
+        if code == .success {
+            print(Test.fullMessage(for: error))
+            Foundation.exit(0)
+        }
+        FileHandle.standardError.write(Data((Test.fullMessage(for: error) + "\n").utf8))
+        Foundation.exit(2)
+    }
+} else {
+    MediaParseCommand.main()
+}

@@ -3,46 +3,9 @@ import XCTest
 
 /// The `mediaparse` command as scripts use it: lines in, JSON Lines out, exit statuses of the contract.
 final class CLITests: XCTestCase {
-    /// The executable built beside the test bundle.
-    static let executable: URL = {
-        let bundle = Bundle(for: CLITests.self).bundleURL
-        let candidates = [bundle, bundle.deletingLastPathComponent(),
-                          bundle.deletingLastPathComponent().deletingLastPathComponent()]
-            .map { $0.appendingPathComponent("mediaparse") }
-        return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) } ?? candidates[1]
-    }()
-
-    struct Run {
-        var status: Int32
-        var stdout: String
-        var stderr: String
-        var lines: [String] { stdout.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init) }
-        func json(_ i: Int) throws -> [String: Any] {
-            try XCTUnwrap(JSONSerialization.jsonObject(with: Data(lines[i].utf8)) as? [String: Any])
-        }
-    }
-
-    func run(_ arguments: [String], input: Data) throws -> Run {
-        let process = Process()
-        process.executableURL = Self.executable
-        process.arguments = arguments
-        let stdin = Pipe(), stdout = Pipe(), stderr = Pipe()
-        process.standardInput = stdin
-        process.standardOutput = stdout
-        process.standardError = stderr
-        try process.run()
-        DispatchQueue.global().async {
-            stdin.fileHandleForWriting.write(input)
-            try? stdin.fileHandleForWriting.close()
-        }
-        let out = stdout.fileHandleForReading.readDataToEndOfFile()
-        let err = stderr.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Run(status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self),
-                   stderr: String(decoding: err, as: UTF8.self))
-    }
-
-    func run(_ arguments: [String], _ text: String) throws -> Run { try run(arguments, input: Data(text.utf8)) }
+    typealias Run = CLI.Run
+    func run(_ arguments: [String], _ text: String) throws -> Run { try CLI.run(arguments, input: Data(text.utf8)) }
+    func run(_ arguments: [String], input: Data) throws -> Run { try CLI.run(arguments, input: input) }
 
     func testOneJSONLinePerInputLineInOrder() throws {
         let r = try run(["--app-name", "ControlAudio"], "play Khalid in ControlAudio\n\nwhat's the weather\nfind Billie Eilish\n")

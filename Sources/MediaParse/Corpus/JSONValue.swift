@@ -72,7 +72,7 @@ public enum JSONValue: Codable, Sendable, Hashable, CustomStringConvertible {
 
     /// The differences between an expectation (`self`) and `actual`: every key the expectation names must
     /// be there with that value (objects compared recursively); an expected `null` means absent.
-    public func differences(from actual: JSONValue?, path: String = "") -> [String] {
+    public func differences(from actual: JSONValue?, path: String = "", loose: Bool = false) -> [String] {
         let here = path.isEmpty ? "(result)" : path
         switch self {
         case .null:
@@ -83,16 +83,18 @@ public enum JSONValue: Codable, Sendable, Hashable, CustomStringConvertible {
                 return ["\(here): expected \(self), got \(actual.map(\.description) ?? "nothing")"]
             }
             return expected.keys.sorted().flatMap { key in
-                expected[key]!.differences(from: got[key], path: path.isEmpty ? key : "\(path).\(key)")
+                expected[key]!.differences(from: got[key], path: path.isEmpty ? key : "\(path).\(key)", loose: loose)
             }
         case let .number(n):
             if case let .number(m)? = actual, abs(n - m) < 1e-6 { return [] }
         case let .array(expected):
             if case let .array(got)? = actual, got.count == expected.count {
                 return zip(expected, got).enumerated().flatMap { i, pair in
-                    pair.0.differences(from: pair.1, path: "\(here)[\(i)]")
+                    pair.0.differences(from: pair.1, path: "\(here)[\(i)]", loose: loose)
                 }
             }
+        case let .string(s) where loose:
+            if case let .string(t)? = actual, Self.looseForm(s) == Self.looseForm(t) { return [] }
         default:
             if actual == self { return [] }
         }

@@ -37,6 +37,8 @@ struct State: Sendable {
     var slots: [SlotEdge] = []
     /// Sentences that end here.
     var accepts: [Int32] = []
+    /// The expansion rules this state lies inside (an index into `CompiledGrammar.ruleStacks`), for coverage.
+    var ruleStack: Int32 = 0
 }
 
 struct SlotEdge: Sendable {
@@ -95,6 +97,10 @@ struct CompiledGrammar: Sendable {
     var trie: ListTrie
     /// Longest list entry, in words.
     var longestEntry: Int
+    /// Expansion rules by index, and the distinct nestings of rules that states lie inside.
+    var ruleNames: [String] = []
+    var ruleLocations: [SourceLocation] = []
+    var ruleStacks: [[Int32]] = [[]]
 }
 
 /// Builds a `CompiledGrammar` from a `GrammarDefinition` (Thompson's construction, rules inlined).
@@ -109,6 +115,12 @@ struct GrammarCompiler {
     private var trie = ListTrie()
     private var longestEntry = 0
     private var ruleStack: [String] = []
+    /// For each node, the interned stack of rules it was created inside.
+    private var nodeRuleStack: [Int32] = [0]
+    private var ruleStackIDs: [[Int32]: Int32] = [[]: 0]
+    private var ruleStacks: [[Int32]] = [[]]
+    private var currentRuleStack: Int32 = 0
+    private var ruleIndex: [String: Int32] = [:]
     private var emptyRules: [String: Bool] = [:]
 
     init(_ definition: GrammarDefinition) {
@@ -134,8 +146,15 @@ struct GrammarCompiler {
             sentences.append(CompiledSentence(intent: sentence.intent, text: sentence.text, location: sentence.location,
                                               set: sentence.set))
         }
-        return CompiledGrammar(settings: definition.settings, wordIDs: wordIDs, states: removeEpsilons(), start: 0,
-                               sentences: sentences, slots: slots, lists: lists, trie: trie, longestEntry: longestEntry)
+        var compiled = CompiledGrammar(settings: definition.settings, wordIDs: wordIDs, states: removeEpsilons(), start: 0,
+                                       sentences: sentences, slots: slots, lists: lists, trie: trie,
+                                       longestEntry: longestEntry)
+        var names = [String](repeating: "", count: ruleIndex.count)
+        for (name, i) in ruleIndex { names[Int(i)] = name }
+        compiled.ruleNames = names
+        compiled.ruleLocations = names.map { definition.rules[$0]?.location ?? SourceLocation(file: "?") }
+        compiled.ruleStacks = ruleStacks
+        return compiled
     }
 
     /// Where an edge into `n` may as well lead: past states whose only way on is one epsilon edge. All
@@ -206,6 +225,7 @@ struct GrammarCompiler {
                 }
             }
             state.accepts.sort()
+            state.ruleStack = nodeRuleStack[Int(origin)]
             states.append(state)
         }
         return states
@@ -220,7 +240,25 @@ struct GrammarCompiler {
 
     private mutating func newNode() -> Int32 {
         nodes.append(NFANode())
+        nodeRuleStack.append(currentRuleStack)
         return Int32(nodes.count - 1)
+    }
+
+    /// Enters or leaves a rule for the nodes created next (coverage bookkeeping).
+    private mutating func setRuleStack(_ names: [String]) {
+        let ids = names.map { name -> Int32 in
+            if let i = ruleIndex[name] { return i }
+            let i = Int32(ruleIndex.count)
+            ruleIndex[name] = i
+            return i
+        }
+        if let id = ruleStackIDs[ids] {
+            currentRuleStack = id
+        } else {
+            currentRuleStack = Int32(ruleStacks.count)
+            ruleStacks.append(ids)
+            ruleStackIDs[ids] = currentRuleStack
+        }
     }
 
     private mutating func compileList(_ list: ListDefinition) throws {
@@ -336,7 +374,11 @@ struct GrammarCompiler {
                                    at: location)
             }
             ruleStack.append(name)
-            defer { ruleStack.removeLast() }
+            setRuleStack(ruleStack)
+            defer {
+                ruleStack.removeLast()
+                setRuleStack(ruleStack)
+            }
             let start = newNode()
             nodes[Int(from)].epsilons.append(start)
             return try compile(rule.template, from: start)

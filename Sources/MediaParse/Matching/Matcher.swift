@@ -7,6 +7,8 @@ struct Step: Sendable {
     var end: Int16
     /// For a list slot: the entry; for a recogniser slot: the entity index.
     var payload: Int32
+    /// The state the step led to (for grammar coverage).
+    var state: Int32 = -1
 }
 
 /// A ranking key that orders readings by the grammar's rules: more literal words, then more words
@@ -121,10 +123,13 @@ struct Matcher {
                 let locked = !input.lockAt.isEmpty && input.lockAt[position] >= 0
                 if id >= 0, !locked, let targets = node.words[id] {
                     for p in paths {
-                        steps.append(Step(parent: p.step, slot: -1, start: Int16(position), end: Int16(position + 1), payload: -1))
-                        let q = Path(rank: Rank(value: p.rank.value + Rank.literal), step: Int32(steps.count - 1),
-                                     filled: p.filled, captures: p.captures)
-                        for t in targets { _ = merge(q, into: &chart[position + 1], at: t) }
+                        for t in targets {
+                            steps.append(Step(parent: p.step, slot: -1, start: Int16(position), end: Int16(position + 1),
+                                              payload: -1, state: t))
+                            let q = Path(rank: Rank(value: p.rank.value + Rank.literal), step: Int32(steps.count - 1),
+                                         filled: p.filled, captures: p.captures)
+                            _ = merge(q, into: &chart[position + 1], at: t)
+                        }
                     }
                 }
                 for edge in node.slots {
@@ -193,7 +198,7 @@ struct Matcher {
         var h = UInt64(bitPattern: Int64(slot)) &* 0x9E37_79B9_7F4A_7C15
         h ^= UInt64(from) << 48 ^ UInt64(to) << 32 ^ UInt64(UInt32(bitPattern: payload))
         for p in paths where p.filled & bit == 0 {
-            steps.append(Step(parent: p.step, slot: slot, start: Int16(from), end: Int16(to), payload: payload))
+            steps.append(Step(parent: p.step, slot: slot, start: Int16(from), end: Int16(to), payload: payload, state: target))
             let captures = (p.captures ^ h) &* 0xBF58_476D_1CE4_E5B9 &+ 0x94D0_49BB_1331_11EB
             let q = Path(rank: Rank(value: p.rank.value + gain), step: Int32(steps.count - 1),
                          filled: p.filled | bit, captures: captures)

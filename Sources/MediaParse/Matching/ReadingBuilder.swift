@@ -10,6 +10,8 @@ struct ReadingBuilder {
         var rank: Rank
         var sentence: Int32
         var wildcardWords: Int
+        /// The last step of the path, for coverage.
+        var step: Int32
     }
 
     private static let quoteCharacters = CharacterSet(charactersIn: "\"'“”‘’«»„‚「」『』").union(.whitespacesAndNewlines)
@@ -118,7 +120,8 @@ struct ReadingBuilder {
                                              step.slot >= 0 && { if case .wildcard = grammar.slots[Int(step.slot)].source { return true }; return false }()
                                          }.count])
         }
-        return Reading(result: result, rank: candidate.rank, sentence: candidate.sentence, wildcardWords: wildcardWords)
+        return Reading(result: result, rank: candidate.rank, sentence: candidate.sentence, wildcardWords: wildcardWords,
+                       step: candidate.step)
     }
 
     private func fill(_ result: inout ParseResult, values: [Field: SlotValue], lists: [Field: [String]], intent: IntentName) {

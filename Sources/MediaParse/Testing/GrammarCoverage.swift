@@ -1,0 +1,79 @@
+/// Which parts of a grammar the readings of a test run used: sentences, expansion rules, list entries.
+/// Rules and entries no utterance exercised are the grammar's untested code.
+public struct GrammarCoverage: Sendable {
+    var sentences = Set<Int32>()
+    var rules = Set<Int32>()
+    /// list index << 32 | entry index
+    var listEntries = Set<Int64>()
+
+    public init() {}
+
+    mutating func record(_ last: Int32, sentence: Int32, steps: [Step], grammar: CompiledGrammar) {
+        sentences.insert(sentence)
+        var at = last
+        while at >= 0 {
+            let step = steps[Int(at)]
+            if step.state >= 0 {
+                for r in grammar.ruleStacks[Int(grammar.states[Int(step.state)].ruleStack)] { rules.insert(r) }
+            }
+            if step.slot >= 0, case let .list(list, _) = grammar.slots[Int(step.slot)].source {
+                listEntries.insert(Int64(list) << 32 | Int64(step.payload))
+            }
+            at = step.parent
+        }
+    }
+
+    public mutating func merge(_ other: GrammarCoverage) {
+        sentences.formUnion(other.sentences)
+        rules.formUnion(other.rules)
+        listEntries.formUnion(other.listEntries)
+    }
+}
+
+/// What a coverage report lists: the parts of the grammar no utterance exercised.
+public struct UncoveredGrammar: Sendable {
+    public struct Item: Sendable {
+        public var kind: String      // "sentence", "rule", "list entry"
+        public var name: String      // the sentence text, <rule>, {list}: entry
+        public var location: SourceLocation
+    }
+    public var items: [Item]
+    public var sentences: (covered: Int, total: Int)
+    public var rules: (covered: Int, total: Int)
+    public var listEntries: (covered: Int, total: Int)
+}
+
+extension MediaParser {
+    /// The sentences, rules and list entries of this parser's grammar that `coverage` never saw.
+    /// Lists of data (genres, apps, moods …) with more than `largeListSize` entries are summarised, not
+    /// listed entry by entry.
+    public func uncovered(by coverage: GrammarCoverage, largeListSize: Int = 40) -> UncoveredGrammar {
+        var items: [UncoveredGrammar.Item] = []
+        for (i, s) in grammar.sentences.enumerated() where !coverage.sentences.contains(Int32(i)) {
+            items.append(.init(kind: "sentence", name: s.text, location: s.location))
+        }
+        for (i, name) in grammar.ruleNames.enumerated() where !coverage.rules.contains(Int32(i)) {
+            items.append(.init(kind: "rule", name: "<\(name)>", location: grammar.ruleLocations[i]))
+        }
+        var entriesTotal = 0, entriesCovered = 0
+        for (l, list) in grammar.lists.enumerated() where list.name != MediaParser.appListName {
+            let missing = list.locations.indices.filter { !coverage.listEntries.contains(Int64(l) << 32 | Int64($0)) }
+            entriesTotal += list.locations.count
+            entriesCovered += list.locations.count - missing.count
+            if missing.count > largeListSize {
+                items.append(.init(kind: "list", name: "{\(list.name)}: \(missing.count) of \(list.locations.count) entries unused",
+                                   location: list.locations.first ?? SourceLocation(file: "?")))
+                continue
+            }
+            for e in missing {
+                let value = list.values[e].map { "\($0)" } ?? "(as said)"
+                items.append(.init(kind: "list entry", name: "{\(list.name)}: \(value)", location: list.locations[e]))
+            }
+        }
+        items.sort { ($0.location.file, $0.location.line ?? 0, $0.location.column ?? 0) < ($1.location.file, $1.location.line ?? 0, $1.location.column ?? 0) }
+        return UncoveredGrammar(items: items,
+                                sentences: (coverage.sentences.count, grammar.sentences.count),
+                                rules: (coverage.rules.count, grammar.ruleNames.count),
+                                listEntries: (entriesCovered, entriesTotal))
+    }
+}

@@ -1,0 +1,211 @@
+import ArgumentParser
+import Foundation
+import MediaParse
+
+/// `mediaparse test`: regression testing of grammars against labelled utterances.
+struct Test: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Run labelled utterances and report what the grammar gets right and wrong.",
+        discussion: """
+            PATHS are files or folders (default: Corpus). Formats: corpus (our YAML, see Corpus/README.md; the
+            default), snips (Snips NLU JSON), conll (CoNLL with BIO labels and '# text =' / '# intent ='
+            comments), jsonl (one {"text", "intent", "slots": [[label, value]]} object a line). Labels of
+            snips, conll and jsonl files are mapped to the contract as LabelledSetImporter documents. Prints figures per locale and intent (exact-match rate; precision, recall and F1 per
+            field), each failure as a diff, the grammar's unused sentences, rules and list entries, and a last
+            line 'N passed, M failed'.
+
+            Exit status: 0 when all pass (with --baseline: when no figure fell below the baseline), 1 on
+            failures or regressions, 2 on bad arguments or unreadable files.
+            """
+    )
+
+    enum Format: String, ExpressibleByArgument, CaseIterable {
+        case corpus, snips, conll, jsonl
+    }
+
+    @Argument(help: "Corpus files or folders.")
+    var paths: [String] = []
+
+    @Option(help: "Format of the files (corpus, snips, conll).")
+    var format: Format = .corpus
+
+    @Option(help: "Locale of snips and conll files (corpus files name their own).")
+    var locale = "en-US"
+
+    @Option(help: ArgumentHelp("Compare the figures with this file: only a figure that falls below it fails the run.", valueName: "file.json"))
+    var baseline: String?
+
+    @Flag(help: "Write this run's figures to the --baseline file.")
+    var updateBaseline = false
+
+    @Option(help: ArgumentHelp("Write a JUnit XML report.", valueName: "file.xml"))
+    var junit: String?
+
+    @Option(help: ArgumentHelp("Write the figures as JSON.", valueName: "file.json"))
+    var json: String?
+
+    @Option(name: .customLong("app-name"), help: "An app name known to every case (besides a corpus file's own).")
+    var appNames: [String] = []
+
+    @Option(name: .customLong("user-vocabulary"), help: ArgumentHelp("A user vocabulary for every case.", valueName: "file.json"))
+    var userVocabulary: [String] = []
+
+    @Option(name: .customLong("global-vocabulary"), help: ArgumentHelp("A global vocabulary for every case.", valueName: "file.plist"))
+    var globalVocabulary: [String] = []
+
+    @Option(help: ArgumentHelp("Grammar folders that add to or replace the built-in ones.", valueName: "dir"))
+    var grammars: [String] = []
+
+    @Option(help: "Print at most this many failures.")
+    var maxFailures = 100
+
+    @Flag(help: "Leave out the grammar coverage.")
+    var noCoverage = false
+
+    func validate() throws {
+        if updateBaseline, baseline == nil { throw ValidationError("--update-baseline needs --baseline FILE") }
+        if maxFailures < 0 { throw ValidationError("--max-failures takes 0 or more") }
+    }
+
+    func run() throws {
+        let cases: [TestCase]
+        let tester: CorpusTester
+        do {
+            var catalog = GrammarCatalog.builtIn
+            for dir in grammars { try catalog.overlay(directory: dir) }
+            tester = CorpusTester(catalog: catalog)
+            cases = try loadCases()
+        } catch let error as GrammarError {
+            fail("\(error)")
+        }
+        guard !cases.isEmpty else { fail("no labelled utterances found in \(paths.isEmpty ? ["Corpus"] : paths)") }
+
+        var run = TestRun()
+        let progress = ProgressBar(total: cases.count)
+        do {
+            try tester.run(cases, into: &run) { progress.update($0) }
+        } catch let error as UnsupportedLocaleError {
+            progress.finish()
+            fail("\(error)")
+        } catch let error as GrammarError {
+            progress.finish()
+            fail("\(error)")
+        }
+        progress.finish()
+
+        let report = TestReport(run: run)
+        print(report.figuresText(), terminator: "")
+        let failures = run.failures
+        if !failures.isEmpty {
+            print("\nFailures (\(failures.count)):")
+            for f in failures.prefix(maxFailures) { print(f.report) }
+            if failures.count > maxFailures { print("… and \(failures.count - maxFailures) more (--max-failures)") }
+        }
+        if !noCoverage { print(report.coverageText(), terminator: "") }
+
+        if let junit { try write(report.junitXML(), to: junit) }
+        if let json { try write(report.figuresJSON(), to: json) }
+
+        var regressions: [String] = []
+        if let baseline {
+            if updateBaseline {
+                try write(report.figuresJSON(), to: baseline)
+                print("\nbaseline written to \(baseline)")
+            } else {
+                guard let data = FileManager.default.contents(atPath: baseline) else { fail("\(baseline): cannot read the baseline") }
+                do {
+                    regressions = try report.regressions(against: data)
+                } catch {
+                    fail("\(baseline): not a baseline written by --update-baseline (\(error))")
+                }
+                print(regressions.isEmpty ? "\nno figure fell below the baseline (\(baseline))"
+                                          : "\nregressions against \(baseline):\n" + regressions.map { "  \($0)" }.joined(separator: "\n"))
+            }
+        }
+        print("\(run.outcomes.count - failures.count) passed, \(failures.count) failed")
+        let failed = baseline != nil && !updateBaseline ? !regressions.isEmpty : !failures.isEmpty
+        if failed { throw ExitCode(1) }
+    }
+
+    private func loadCases() throws -> [TestCase] {
+        let roots = paths.isEmpty ? ["Corpus"] : paths
+        var files: [String] = []
+        let extensions: Set<String> = switch format {
+        case .corpus: ["yaml", "yml"]
+        case .snips: ["json"]
+        case .conll: ["conll", "conllu", "bio", "txt", "tsv"]
+        case .jsonl: ["jsonl"]
+        }
+        for root in roots {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: root, isDirectory: &isDirectory) else {
+                throw GrammarError("no such file or folder", at: SourceLocation(file: root))
+            }
+            if isDirectory.boolValue {
+                for case let f as String in FileManager.default.enumerator(atPath: root) ?? NSEnumerator()
+                where extensions.contains((f as NSString).pathExtension) {
+                    files.append((root as NSString).appendingPathComponent(f))
+                }
+            } else {
+                files.append(root)
+            }
+        }
+        var cases: [TestCase] = []
+        for file in files.sorted() {
+            var loaded: [TestCase]
+            switch format {
+            case .corpus: loaded = TestCase.cases(of: try CorpusFile(path: file))
+            case .snips: loaded = try LabelledSetImporter.snips(path: file, locale: locale)
+            case .conll: loaded = try LabelledSetImporter.conll(path: file, locale: locale)
+            case .jsonl: loaded = try LabelledSetImporter.jsonLines(path: file, locale: locale)
+            }
+            for i in loaded.indices {
+                loaded[i].appNames += appNames
+                loaded[i].userVocabulary += userVocabulary
+                loaded[i].globalVocabulary += globalVocabulary
+            }
+            cases += loaded
+        }
+        return cases
+    }
+
+    private func write(_ text: String, to path: String) throws {
+        do {
+            try text.write(toFile: path, atomically: true, encoding: .utf8)
+        } catch {
+            fail("\(path): cannot write (\(error.localizedDescription))")
+        }
+    }
+
+    private func fail(_ message: String) -> Never {
+        FileHandle.standardError.write(Data("mediaparse test: \(message)\n".utf8))
+        Foundation.exit(2)
+    }
+}
+
+/// A progress bar on standard error, drawn only when it is a terminal.
+final class ProgressBar {
+    private let total: Int
+    private let enabled: Bool
+    private var last = -1
+
+    init(total: Int) {
+        self.total = total
+        enabled = isatty(2) == 1 && total >= 200
+    }
+
+    func update(_ done: Int) {
+        guard enabled else { return }
+        let width = 40
+        let filled = total == 0 ? width : done * width / total
+        guard filled != last else { return }
+        last = filled
+        let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: width - filled)
+        FileHandle.standardError.write(Data("\r\(bar) \(done)/\(total)".utf8))
+    }
+
+    func finish() {
+        guard enabled else { return }
+        FileHandle.standardError.write(Data("\r\u{1B}[2K".utf8))
+    }
+}
