@@ -56,8 +56,12 @@ struct Parse: ParsableCommand {
     @Flag(help: "Add an \"explain\" object: the sentence that matched, its file:line:column, and what each word did.")
     var explain = false
 
+    @Option(help: "Parse on N threads (output keeps the input order).")
+    var jobs = 1
+
     func validate() throws {
         guard alternatives >= 0 else { throw ValidationError("--alternatives takes a number of 0 or more") }
+        guard (1...256).contains(jobs) else { throw ValidationError("--jobs takes a number from 1 to 256") }
     }
 
     func run() throws {
@@ -81,27 +85,64 @@ struct Parse: ParsableCommand {
         var reader = LineReader(fd: 0)
         var output = OutputBuffer()
         var first = true
-        while let bytes = reader.next(beforeBlocking: { output.flush() }) {
+        // Lines are parsed in batches of what has already arrived (one line when input comes slowly, up to
+        // `batchSize` from a file), on `jobs` threads; results are written in input order.
+        let batchSize = jobs > 1 ? 512 * jobs : 1
+        var batch: [ArraySlice<UInt8>] = []
+        func parseBatch() {
+            guard !batch.isEmpty else { return }
+            let lines = batch
+            batch.removeAll(keepingCapacity: true)
+            if jobs == 1 || lines.count == 1 {
+                for line in lines { output.write(result(for: line, parser: parser).jsonLine(pretty: pretty)) }
+                return
+            }
+            let results = ResultSlots(count: lines.count)
+            DispatchQueue.concurrentPerform(iterations: jobs) { worker in
+                var i = worker
+                while i < lines.count {
+                    results.set(i, result(for: lines[i], parser: parser).jsonLine(pretty: pretty))
+                    i += jobs
+                }
+            }
+            for line in results.values { output.write(line) }
+        }
+        while let bytes = reader.next(beforeBlocking: { parseBatch(); output.flush() }) {
             var line = bytes
             if first, line.starts(with: [0xEF, 0xBB, 0xBF]) { line = line.dropFirst(3) }  // a byte order mark
             first = false
-            var result: ParseResult
-            if let text = String(validating: line, as: UTF8.self) {
-                result = parser.parse(text, alternatives: alternatives, explain: explain)
-            } else {
-                result = ParseResult(utterance: String(decoding: line, as: UTF8.self), locale: parser.locale, intent: nil)
-                result.error = "the line is not valid UTF-8 (\(line.count) bytes); not parsed"
+            batch.append(line)
+            if batch.count >= batchSize || !reader.hasBufferedLine {
+                parseBatch()
+                if !reader.hasBufferedLine { output.flush() }
             }
-            output.write(result.jsonLine(pretty: pretty))
-            if !reader.hasBufferedLine { output.flush() }
         }
+        parseBatch()
         output.flush()
+    }
+
+    private func result(for line: ArraySlice<UInt8>, parser: MediaParser) -> ParseResult {
+        if let text = String(validating: line, as: UTF8.self) {
+            return parser.parse(text, alternatives: alternatives, explain: explain)
+        }
+        var result = ParseResult(utterance: String(decoding: line, as: UTF8.self), locale: parser.locale, intent: nil)
+        result.error = "the line is not valid UTF-8 (\(line.count) bytes); not parsed"
+        return result
     }
 
     private func fail(_ message: String, status: Int32) -> Never {
         FileHandle.standardError.write(Data((message + "\n").utf8))
         Foundation.exit(status)
     }
+}
+
+/// Results of a batch, filled by several threads, each slot by one.
+final class ResultSlots: @unchecked Sendable {
+    private var slots: [String]
+    private let lock = NSLock()
+    init(count: Int) { slots = Array(repeating: "", count: count) }
+    func set(_ i: Int, _ value: String) { lock.lock(); slots[i] = value; lock.unlock() }
+    var values: [String] { lock.lock(); defer { lock.unlock() }; return slots }
 }
 
 /// Buffers output lines and writes them in large pieces; flushed whenever input would block, so results

@@ -82,6 +82,18 @@ final class CLITests: XCTestCase {
         XCTAssertEqual(try run(["--alternatives", "-1"], "x\n").status, 64)
     }
 
+    func testJobsKeepTheOrderAndTheBytes() throws {
+        let texts = ["play Khalid", "put on some '70s punk classics", "what's the weather", "skip ahead thirty seconds",
+                     "add this song to my road trip playlist", "who sings this", "", "find jazz playlists"]
+        let input = (0..<300).map { texts[$0 % texts.count] + " \($0 % 7 == 0 ? "please" : "")" }.joined(separator: "\n") + "\n"
+        let one = try run(["--jobs", "1"], input)
+        let three = try run(["--jobs", "3"], input)
+        XCTAssertEqual(one.status, 0)
+        XCTAssertEqual(one.lines.count, 300)
+        XCTAssertEqual(one.stdout, three.stdout)
+        XCTAssertEqual(try run(["--jobs", "0"], "x\n").status, 64)
+    }
+
     func testSameInputGivesByteIdenticalOutput() throws {
         let input = "play the best album by Khalid\nput on some '70s punk classics\nplay Khalid on Spotify at 2x\n"
         let a = try run(["--alternatives", "3"], input).stdout
