@@ -14,7 +14,7 @@ struct MediaParseCommand: ParsableCommand {
             Example:
               echo "play the newest episode of Radiolab at double speed" | mediaparse --pretty
             """,
-        subcommands: [Parse.self, Test.self],
+        subcommands: [Parse.self, Test.self, Bench.self],
         defaultSubcommand: Parse.self
     )
 }

@@ -1,0 +1,95 @@
+import ArgumentParser
+import Foundation
+import MediaParse
+
+/// `mediaparse bench`: speed and memory of the parser on a fixed utterance mix, against ICU alone.
+struct Bench: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Measure parse rate, latency, start-up and memory (use a release build).",
+        discussion: """
+            Utterances come from Benchmarks/<locale>.txt (a fixed, committed mix) or --utterances FILE. The
+            floor is ICU alone (matching-form folding plus word breaking, iterator reused) over the same
+            utterances in the same run; the parser's cost is reported as a multiple of it.
+            """
+    )
+
+    @Option(help: "Locale to measure.")
+    var locale = "en-US"
+
+    @Option(help: ArgumentHelp("Utterances, one a line (default: Benchmarks/<locale>.txt).", valueName: "file"))
+    var utterances: String?
+
+    @Option(help: "Timed passes over the mix; medians are reported.")
+    var iterations = 7
+
+    @Flag(help: "Skip the measurements with 10,000 user and 100,000 global vocabulary entries.")
+    var noVocabulary = false
+
+    @Flag(help: "Skip the end-to-end CLI measurement.")
+    var noCLI = false
+
+    func run() throws {
+        let path = utterances ?? "Benchmarks/\(locale).txt"
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
+            throw ValidationError("cannot read \(path) (run from the package folder, or give --utterances FILE)")
+        }
+        let mix = text.split(separator: "\n").map(String.init).filter { !$0.isEmpty }
+        func row(_ name: String, _ value: String) { print(name.padding(toLength: 46, withPad: " ", startingAt: 0) + value) }
+        let host = ProcessInfo.processInfo
+        print("mediaparse bench: \(mix.count) utterances from \(path), \(iterations) passes, medians; "
+              + "\(host.activeProcessorCount) cores, \(host.physicalMemory / 1_073_741_824) GiB")
+
+        let floor = try Benchmark.icuFloor(locale: locale, utterances: mix, iterations: iterations)
+        row("ICU floor (fold + word break), 1 thread", String(format: "%.0f utterances/s (%.2f µs each)", floor, 1e6 / floor))
+
+        let startup = try Benchmark.startup(locale: locale, repeats: 5)
+        row("start-up, \(locale)", String(format: "%.1f ms", startup * 1000))
+        let all = GrammarCatalog.builtIn.locales
+        let allStartup = try Benchmark.time { for l in all { _ = try MediaParser(locale: l) } }
+        row("start-up, all \(all.count) locale folders", String(format: "%.1f ms", allStartup * 1000))
+
+        let parser = try MediaParser(locale: locale)
+        let plain = Benchmark.parseRate(parser, utterances: mix, iterations: iterations)
+        row("parse, 1 thread", String(format: "%.0f utterances/s = %.1f× the ICU floor", plain.rate, floor / plain.rate))
+        row("latency p50 / p99", String(format: "%.1f µs / %.1f µs", plain.p50 * 1e6, plain.p99 * 1e6))
+
+        let doubled = try MediaParser(locale: locale, catalog: Benchmark.catalogWithSentencesDoubled(locale: locale))
+        let d = Benchmark.parseRate(doubled, utterances: mix, iterations: max(iterations / 2, 1))
+        row("parse, every sentence written twice", String(format: "%.0f utterances/s (%.2f of the rate above)", d.rate, d.rate / plain.rate))
+
+        if !noVocabulary {
+            let (user, global) = Benchmark.syntheticVocabulary(user: 10_000, global: 100_000)
+            let withVocabulary = try MediaParser(locale: locale)
+            let load = Benchmark.time {
+                withVocabulary.vocabulary.setUserVocabulary(user)
+                withVocabulary.vocabulary.loadGlobal(global)
+            }
+            row("vocabulary 10k user + 100k global: load", String(format: "%.0f ms (index build; file reading not included)", load * 1000))
+            let v = Benchmark.parseRate(withVocabulary, utterances: mix, iterations: iterations)
+            row("parse with that vocabulary, 1 thread", String(format: "%.0f utterances/s (%.2f of the rate without)", v.rate, v.rate / plain.rate))
+        }
+        row("peak memory (this process)", String(format: "%.0f MB", Double(Benchmark.peakMemory()) / 1e6))
+
+        if !noCLI, let me = Bundle.main.executablePath {
+            var lines: [String] = []
+            while lines.count < 20_000 { lines += mix }
+            let input = Data((lines.joined(separator: "\n") + "\n").utf8)
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: me)
+            process.arguments = ["--locale", locale]
+            let stdin = Pipe(), stdout = Pipe()
+            process.standardInput = stdin
+            process.standardOutput = stdout
+            let t = try Benchmark.time {
+                try process.run()
+                DispatchQueue.global().async {
+                    stdin.fileHandleForWriting.write(input)
+                    try? stdin.fileHandleForWriting.close()
+                }
+                _ = stdout.fileHandleForReading.readDataToEndOfFile()
+                process.waitUntilExit()
+            }
+            row("CLI end to end (JSON out, start-up included)", String(format: "%.0f lines/s (%d lines in %.2f s)", Double(lines.count) / t, lines.count, t))
+        }
+    }
+}
