@@ -72,6 +72,21 @@ final class VocabularyParseTests: XCTestCase {
         XCTAssertNil(p.parse("play summer jams").vocabulary)
     }
 
+    /// Found by fuzzing: a binary property list holding a set crashed Foundation's PropertyListSerialization.
+    func testAMalformedBinaryPlistIsAnErrorNotACrash() throws {
+        let hex = "62706c6973743030c1015161080a000000000000010100000000000000020000000000000000000000000000000c"
+        var bytes = [UInt8]()
+        var i = hex.startIndex
+        while i < hex.endIndex {
+            let j = hex.index(i, offsetBy: 2)
+            bytes.append(UInt8(hex[i..<j], radix: 16)!)
+            i = j
+        }
+        XCTAssertThrowsError(try GlobalVocabulary(data: Data(bytes), file: "set.plist")) { error in
+            XCTAssertTrue("\(error)".contains("set.plist"), "\(error)")
+        }
+    }
+
     func testADestinationKeepsItsField() throws {
         let p = try parser(user: [.mediaPlaylistTitle: ["Songs for Celestra"]])
         let r = p.parse("add this song to my songs for celestra playlist")

@@ -125,9 +125,22 @@ public struct GlobalVocabulary: Sendable, Hashable {
         var format = PropertyListSerialization.PropertyListFormat.xml
         let root: Any
         do {
-            root = try PropertyListSerialization.propertyList(from: data, options: [], format: &format)
+            // PropertyListDecoder, not PropertyListSerialization: the latter crashes on some malformed binary
+            // lists (a set where an array belongs, found by fuzzing), and is slower on large XML files.
+            // The expected shape decodes fast; anything else goes through the schema-less reading, so that
+            // PlistReader can name the entry that is wrong.
+            if let typed = try? PropertyListDecoder().decode(TypedVocabularyFile.self, from: data, format: &format) {
+                root = typed.foundationValue
+            } else {
+                root = try PropertyListDecoder().decode(PlistValue.self, from: data, format: &format).foundationValue
+            }
         } catch {
-            let detail = ((error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String) ?? "\(error)"
+            let detail: String
+            if case let DecodingError.dataCorrupted(context) = error {
+                detail = context.underlyingError.map { "\(context.debugDescription) (\($0))" } ?? context.debugDescription
+            } else {
+                detail = ((error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String) ?? "\(error)"
+            }
             var at = location
             if let match = detail.firstMatch(of: #/line (\d+)/#) { at.line = Int(match.1) }
             throw GrammarError("not a property list (XML or binary): \(detail)", at: at)
@@ -137,6 +150,90 @@ public struct GlobalVocabulary: Sendable, Hashable {
         }
         var reader = PlistReader(location: location)
         self.init(items: try reader.items(root))
+    }
+}
+
+/// The shape of an `AppIntentVocabulary.plist` (keys as Apple names them), for the fast path.
+private struct TypedVocabularyFile: Decodable {
+    struct Synonym: Decodable {
+        var VocabularyItemPhrase: String
+        var VocabularyItemPronunciation: String?
+        var VocabularyItemExamples: [String]?
+    }
+    struct Item: Decodable {
+        var VocabularyItemIdentifier: String
+        var VocabularyItemSynonyms: [Synonym]
+    }
+    struct Group: Decodable {
+        var ParameterNames: [String]
+        var ParameterVocabulary: [Item]
+    }
+    var ParameterVocabularies: [Group]?
+
+    var foundationValue: Any {
+        guard let groups = ParameterVocabularies else { return [String: Any]() }
+        return ["ParameterVocabularies": groups.map { g -> [String: Any] in
+            ["ParameterNames": g.ParameterNames,
+             "ParameterVocabulary": g.ParameterVocabulary.map { item -> [String: Any] in
+                 ["VocabularyItemIdentifier": item.VocabularyItemIdentifier,
+                  "VocabularyItemSynonyms": item.VocabularyItemSynonyms.map { s -> [String: Any] in
+                      var d: [String: Any] = ["VocabularyItemPhrase": s.VocabularyItemPhrase]
+                      if let p = s.VocabularyItemPronunciation { d["VocabularyItemPronunciation"] = p }
+                      if let e = s.VocabularyItemExamples { d["VocabularyItemExamples"] = e }
+                      return d
+                  }]
+             }]
+        }] as [String: Any]
+    }
+}
+
+/// Any property list value, decoded without a schema, then handed to `PlistReader` as Foundation values so
+/// that type errors can name the entry.
+private enum PlistValue: Decodable {
+    case dictionary([String: PlistValue])
+    case array([PlistValue])
+    case string(String)
+    case bool(Bool)
+    case number(Double)
+    case date(Date)
+    case data(Data)
+
+    private struct Key: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init?(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
+    init(from decoder: Decoder) throws {
+        if let keyed = try? decoder.container(keyedBy: Key.self) {
+            var d: [String: PlistValue] = [:]
+            for key in keyed.allKeys { d[key.stringValue] = try keyed.decode(PlistValue.self, forKey: key) }
+            self = .dictionary(d)
+        } else if var list = try? decoder.unkeyedContainer() {
+            var a: [PlistValue] = []
+            while !list.isAtEnd { a.append(try list.decode(PlistValue.self)) }
+            self = .array(a)
+        } else {
+            let single = try decoder.singleValueContainer()
+            if let s = try? single.decode(String.self) { self = .string(s) }
+            else if let b = try? single.decode(Bool.self) { self = .bool(b) }
+            else if let n = try? single.decode(Double.self) { self = .number(n) }
+            else if let t = try? single.decode(Date.self) { self = .date(t) }
+            else { self = .data(try single.decode(Data.self)) }
+        }
+    }
+
+    var foundationValue: Any {
+        switch self {
+        case let .dictionary(d): return d.mapValues(\.foundationValue)
+        case let .array(a): return a.map(\.foundationValue)
+        case let .string(s): return s
+        case let .bool(b): return NSNumber(value: b)
+        case let .number(n): return NSNumber(value: n)
+        case let .date(t): return t
+        case let .data(d): return d
+        }
     }
 }
 
