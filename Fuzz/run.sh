@@ -173,9 +173,6 @@ run_target() {
     local flags=(-max_total_time="$seconds" -timeout=5 -rss_limit_mb=4096 -print_final_stats=1
                  -artifact_prefix="$work/artifacts/" -dict="$here/dict/$target.dict")
     [ "$target" = grammar ] && flags+=(-max_len=4096)
-    # Foundation leaks on every unreadable property list (lsan.supp): per-input leak checks would cost
-    # ~20 ms after nearly every input. LeakSanitizer still checks the whole process at the end.
-    [ "$target" = vocabulary ] && flags+=(-detect_leaks=0)
     # shellcheck disable=SC2206
     flags+=(${FUZZ_FLAGS:-})
     echo "$out/bin/fuzz-$target ${flags[*]} $corpus" > "$work/command"

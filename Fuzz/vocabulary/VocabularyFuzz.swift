@@ -6,11 +6,6 @@
 // and the parser to parse a few requests that use the first phrases, so that matching and result building
 // see the entries; the store is emptied again before returning, so each input runs against the same state.
 // Errors are expected and rendered as the CLI would print them; crashes, hangs and leaks are findings.
-//
-// run.sh runs this target with libFuzzer's per-input leak check off (-detect_leaks=0): Foundation leaks the
-// error of every property list it cannot read (finding F1 in findings/README.md, suppressed in lsan.supp),
-// so libFuzzer would stop after nearly every input for a whole-heap leak scan (~20 ms each). LeakSanitizer
-// still checks the whole process when the run ends, with the same suppressions.
 import Foundation
 import MediaParse
 
