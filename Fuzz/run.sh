@@ -8,8 +8,8 @@
 #   FUZZ_OUT          where to build and run (default /tmp/mediaparse-fuzz); nothing is written in the repository
 #   FUZZ_TARGETS      which targets, space-separated (default "parse grammar vocabulary")
 #   FUZZ_JOBS         how many targets run at the same time (default 1)
-#   FUZZ_CORPUS_DIR   keep each target's corpus in FUZZ_CORPUS_DIR/<target> across runs (seeded from the seeds
-#                     when empty) instead of a scratch copy that is thrown away
+#   FUZZ_CORPUS_DIR   keep each target's corpus in FUZZ_CORPUS_DIR/<target> across runs (the seeds are added
+#                     to it) instead of a scratch copy that is thrown away
 #   FUZZ_FLAGS        extra libFuzzer flags for every target (e.g. "-jobs=2" or "-only_ascii=1")
 #   FUZZ_BUILD_ONLY=1 build, do not run
 #   YAMS_GIT          where to clone Yams from when .build/checkouts/Yams is absent
@@ -163,13 +163,9 @@ run_target() {
     local target=$1 work=$out/runs/$1
     rm -rf "$work"; mkdir -p "$work/artifacts"
     local corpus=$work/corpus
-    if [ -n "${FUZZ_CORPUS_DIR:-}" ]; then
-        corpus=$FUZZ_CORPUS_DIR/$target
-        mkdir -p "$corpus"
-    else
-        mkdir -p "$corpus"
-    fi
-    [ -n "$(ls -A "$corpus")" ] || cp "$here/corpus/$target"/* "$corpus/"
+    [ -n "${FUZZ_CORPUS_DIR:-}" ] && corpus=$FUZZ_CORPUS_DIR/$target
+    mkdir -p "$corpus"
+    cp -n "$here/corpus/$target"/* "$corpus/" 2>/dev/null || true  # the seeds, next to what earlier runs kept
     local flags=(-max_total_time="$seconds" -timeout=5 -rss_limit_mb=4096 -print_final_stats=1
                  -artifact_prefix="$work/artifacts/" -dict="$here/dict/$target.dict")
     [ "$target" = grammar ] && flags+=(-max_len=4096)
@@ -188,6 +184,9 @@ summarise() {
     last=$(grep -E '^#[0-9]+' "$work/log" | grep -E 'cov:' | tail -1 || true)
     execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$work/log" | tail -1)
     speed=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$work/log" | tail -1)
+    # Fork mode prints no final stats; its last status line has the count and the speed.
+    [ -n "$execs" ] || execs=$(echo "$last" | sed -n 's/^#\([0-9]*\).*/\1/p')
+    [ -n "$speed" ] || speed=$(echo "$last" | sed -n 's/.*exec\/s: \([0-9]*\).*/\1/p')
     local cov ft
     cov=$(echo "$last" | sed -n 's/.*cov: \([0-9]*\).*/\1/p')
     ft=$(echo "$last" | sed -n 's/.*ft: \([0-9]*\).*/\1/p')
@@ -201,7 +200,7 @@ summarise() {
         "${cov:-?}" "${ft:-?}" "$work/log"
     for a in $artifacts; do printf '        reproducer: %s\n' "$work/artifacts/$a"; done
     # The sanitizer's or Swift's report, without libFuzzer's chatter.
-    sed -n '/^==[0-9]*==ERROR\|^Fatal error\|^.*Fatal error:\|^ALARM\|deadly signal\|out-of-memory/,/^SUMMARY/p' "$work/log" \
+    sed -n '/^==[0-9]*== *ERROR\|Fatal error\|^ALARM\|deadly signal\|out-of-memory/,/^SUMMARY/p' "$work/log" \
         | head -60 | sed 's/^/        /'
     return 1
 }
