@@ -14,12 +14,16 @@ struct EmbedGrammars: BuildToolPlugin {
                 inputs.append(url)
             }
         }
+        // The library's own sources, hashed into a fingerprint that keys the on-disk grammar cache: a new
+        // build of the compiler never reads a grammar compiled by an older one.
+        let sources = ((target as? SourceModuleTarget)?.sourceFiles(withSuffix: "swift").map(\.url) ?? [])
+            .sorted { $0.path < $1.path }
         return [
             .buildCommand(
                 displayName: "Embedding grammars from \(grammars.path)",
                 executable: try context.tool(named: "GrammarEmbedder").url,
-                arguments: [grammars.path, output.path],
-                inputFiles: inputs.sorted { $0.path < $1.path },
+                arguments: [grammars.path, output.path] + sources.map(\.path),
+                inputFiles: inputs.sorted { $0.path < $1.path } + sources,
                 outputFiles: [output]
             )
         ]

@@ -1,12 +1,13 @@
 // Writes every file under a grammar folder into one Swift source file, so that the grammars are compiled
 // into the MediaParse library and a binary copied anywhere still has them.
 //
-// Usage: GrammarEmbedder GRAMMARS_DIR OUTPUT.swift
+// Usage: GrammarEmbedder GRAMMARS_DIR OUTPUT.swift [SOURCE.swift…]
+// The sources, if given, are hashed into `compilerFingerprint` (a key of the on-disk grammar cache).
 import Foundation
 
 let arguments = CommandLine.arguments
-guard arguments.count == 3 else {
-    FileHandle.standardError.write(Data("usage: GrammarEmbedder GRAMMARS_DIR OUTPUT.swift\n".utf8))
+guard arguments.count >= 3 else {
+    FileHandle.standardError.write(Data("usage: GrammarEmbedder GRAMMARS_DIR OUTPUT.swift [SOURCE.swift…]\n".utf8))
     exit(64)
 }
 let root = URL(fileURLWithPath: arguments[1]).standardizedFileURL
@@ -56,6 +57,21 @@ for (path, text) in files {
     source += "    (\(literal(path)), \(literal(text))),\n"
 }
 source += "]\n"
+
+/// FNV-1a over the library's source files (their contents, in path order).
+var fingerprint: UInt64 = 0xCBF2_9CE4_8422_2325
+for path in arguments.dropFirst(3).sorted() where !path.hasSuffix("EmbeddedGrammars.swift") {
+    guard let data = FileManager.default.contents(atPath: path) else {
+        FileHandle.standardError.write(Data("GrammarEmbedder: cannot read \(path)\n".utf8))
+        exit(66)
+    }
+    for byte in data {
+        fingerprint ^= UInt64(byte)
+        fingerprint = fingerprint &* 0x100_0000_01B3
+    }
+}
+source += "\n/// A hash of the library's source files when it was built (see GrammarCache).\n"
+source += "let compilerFingerprint: UInt64 = 0x\(String(fingerprint, radix: 16))\n"
 do {
     let existing = try? String(contentsOf: output, encoding: .utf8)
     if existing != source { try source.write(to: output, atomically: true, encoding: .utf8) }

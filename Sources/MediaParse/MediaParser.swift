@@ -35,22 +35,44 @@ public final class MediaParser: Sendable {
     ///   - catalog: where grammars come from: the built-in ones unless told otherwise.
     /// - Throws: `UnsupportedLocaleError` when no grammar serves the locale; `GrammarError` (with file, line
     ///   and column) when a grammar file is wrong.
-    public init(locale: String = "en-US", appNames: [String] = [], catalog: GrammarCatalog = .builtIn) throws {
+    ///   - cacheCompiledGrammar: keep the compiled grammar on disk and read it back next time (see the
+    ///     README: `MEDIAPARSE_CACHE` says where, or `off`). A grammar read back is the one compiled from the
+    ///     same files by the same build of the library.
+    public convenience init(locale: String = "en-US", appNames: [String] = [], catalog: GrammarCatalog = .builtIn) throws {
+        try self.init(locale: locale, appNames: appNames, catalog: catalog, cacheCompiledGrammar: true)
+    }
+
+    public convenience init(locale: String, appNames: [String] = [], catalog: GrammarCatalog = .builtIn,
+                            cacheCompiledGrammar: Bool) throws {
+        try self.init(locale: locale, appNames: appNames, catalog: catalog,
+                      cache: cacheCompiledGrammar ? GrammarCache.standard : GrammarCache(directory: nil))
+    }
+
+    /// - Parameter determinize: false matches on the epsilon-free automaton instead (for tests).
+    init(locale: String, appNames: [String] = [], catalog: GrammarCatalog = .builtIn, cache: GrammarCache,
+         determinize: Bool = true) throws {
         let loader = GrammarLoader(catalog: catalog)
         let (name, chain) = try loader.resolve(locale)
         let settings = try loader.settings(name: name, chain: chain)
         let pool = try ICUSessionPool(locale: settings.icuLocale)
         let tokenizer = Tokenizer(splitSuffixes: settings.splitSuffixes, splitPrefixes: settings.splitPrefixes)
-        var definition = try pool.withSession { session in
-            try loader.load(settings: settings) { tokenizer.words(of: $0, session: session) }
-        }
-        if !appNames.isEmpty {
-            try pool.withSession { session in
-                try Self.add(appNames: appNames, to: &definition, tokenizer: tokenizer, session: session)
+        let key = GrammarCache.key(locale: name, chain: chain, catalog: catalog, appNames: appNames)
+        if let cached = cache.load(key, settings: settings) {
+            self.grammar = cached
+        } else {
+            var definition = try pool.withSession { session in
+                try loader.load(settings: settings) { tokenizer.words(of: $0, session: session) }
             }
+            if !appNames.isEmpty {
+                try pool.withSession { session in
+                    try Self.add(appNames: appNames, to: &definition, tokenizer: tokenizer, session: session)
+                }
+            }
+            let compiled = try GrammarCompiler.compile(definition, determinize: determinize)
+            cache.store(compiled, key: key)
+            self.grammar = compiled
         }
         self.locale = name
-        self.grammar = try GrammarCompiler.compile(definition)
         self.tokenizer = tokenizer
         self.pool = pool
         let numbers = pool.withSession { NumberRecognizer(settings: settings.numbers, session: $0, tokenizer: tokenizer) }
@@ -61,12 +83,8 @@ public final class MediaParser: Sendable {
 
     /// Size of the compiled grammar: states, word edges, slot edges, epsilon edges, sentences.
     public var grammarSize: (states: Int, wordEdges: Int, slotEdges: Int, epsilons: Int, sentences: Int) {
-        var w = 0, s = 0
-        for n in grammar.states {
-            w += n.words.values.reduce(0) { $0 + $1.count }
-            s += n.slots.count
-        }
-        return (grammar.states.count, w, s, 0, grammar.sentences.count)
+        let a = grammar.automaton
+        return (a.count, a.wordKeys.count, a.slotIDs.count, 0, grammar.sentences.count)
     }
 
     /// The list the grammar uses for app names.
@@ -162,7 +180,7 @@ public final class MediaParser: Sendable {
             if readings.count > alternatives + 1 { break }
         }
         guard let best = readings.first else { return result }
-        if coverage != nil { coverage!.record(best.step, sentence: best.sentence, steps: steps, grammar: grammar) }
+        if coverage != nil { coverage!.record(best.step, sentence: best.sentence, steps: steps, grammar: grammar, wordIDs: input.wordIDs) }
         var chosen = best.result
         if explain, let candidate = candidates.first(where: { $0.rank == best.rank && $0.sentence == best.sentence }),
            let withExplanation = builder.build(candidate, utterance: utterance, input: input, steps: steps, explain: true) {

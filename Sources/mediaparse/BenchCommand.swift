@@ -49,6 +49,8 @@ struct Bench: ParsableCommand {
         row("start-up, all \(all.count) locale folders", String(format: "%.1f ms", allStartup * 1000))
 
         let parser = try MediaParser(locale: locale)
+        let size = parser.grammarSize
+        row("grammar, \(locale)", "\(size.sentences) sentences; automaton of \(size.states) states, \(size.wordEdges) word edges, \(size.slotEdges) slot edges")
         let plain = Benchmark.parseRate(parser, utterances: mix, iterations: iterations)
         row("parse, 1 thread", String(format: "%.0f utterances/s = %.1f× the ICU floor", plain.rate, floor / plain.rate))
         row("latency p50 / p99", String(format: "%.1f µs / %.1f µs", plain.p50 * 1e6, plain.p99 * 1e6))

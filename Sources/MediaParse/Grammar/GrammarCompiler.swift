@@ -89,7 +89,10 @@ struct ListTrie: Sendable {
 struct CompiledGrammar: Sendable {
     var settings: LocaleSettings
     var wordIDs: [String: Int32]
-    var states: [State]
+    /// The epsilon-free automaton (several targets per edge), kept for grammar coverage.
+    var nfa: Automaton
+    /// Per state of `nfa`, the expansion rules it lies inside (an index into `ruleStacks`).
+    var nfaRuleStack: [Int32]
     var start: Int32
     var sentences: [CompiledSentence]
     var slots: [SlotRef]
@@ -101,6 +104,34 @@ struct CompiledGrammar: Sendable {
     var ruleNames: [String] = []
     var ruleLocations: [SourceLocation] = []
     var ruleStacks: [[Int32]] = [[]]
+    /// What the matcher runs on: `states` determinized and flattened.
+    var automaton = Automaton()
+    /// Per slot, its bit in a path's set of filled fields.
+    var slotBits: [UInt32] = []
+
+    /// The epsilon-free states a reading passed through, for grammar coverage: the states of `states`
+    /// reached after each step (a forward pass over the reading's words and slots), kept where they lie on
+    /// a path that ends by accepting `sentence` (a backward pass).
+    func epsilonFreeStates(along chain: [Step], sentence: Int32, wordIDs: [Int32]) -> [Int32] {
+        func moves(_ s: Int32, _ step: Step) -> [Int32] {
+            if step.slot < 0 { return nfa.wordTargets(s, wordIDs[Int(step.start)]).map { nfa.targets[$0] } }
+            return nfa.slotEdges(s).filter { nfa.slotIDs[$0] == step.slot }.flatMap { nfa.slotTargets($0).map { nfa.slotTargetList[$0] } }
+        }
+        func accepts(_ s: Int32) -> Bool { nfa.acceptRange(s).contains { nfa.accepts[$0] == sentence } }
+        var reached: [[Int32]] = [[start]]
+        for step in chain {
+            var next = Set<Int32>()
+            for s in reached.last! { next.formUnion(moves(s, step)) }
+            reached.append(next.sorted())
+        }
+        var current = Set(reached.last!.filter(accepts))
+        var found: [Int32] = []
+        for i in stride(from: chain.count, to: 0, by: -1) {
+            found.append(contentsOf: current.sorted())
+            current = Set(reached[i - 1].filter { s in moves(s, chain[i - 1]).contains(where: current.contains) })
+        }
+        return found
+    }
 }
 
 /// Builds a `CompiledGrammar` from a `GrammarDefinition` (Thompson's construction, rules inlined).
@@ -127,12 +158,14 @@ struct GrammarCompiler {
         self.definition = definition
     }
 
-    static func compile(_ definition: GrammarDefinition) throws -> CompiledGrammar {
+    /// - Parameter determinize: false keeps the epsilon-free automaton as the one to match with (tests
+    ///   compare the two).
+    static func compile(_ definition: GrammarDefinition, determinize: Bool = true) throws -> CompiledGrammar {
         var compiler = GrammarCompiler(definition)
-        return try compiler.run()
+        return try compiler.run(determinize: determinize)
     }
 
-    private mutating func run() throws -> CompiledGrammar {
+    private mutating func run(determinize: Bool) throws -> CompiledGrammar {
         // Lists first, in name order, so IDs do not depend on dictionary order.
         for name in definition.lists.keys.sorted() {
             try compileList(definition.lists[name]!)
@@ -146,9 +179,21 @@ struct GrammarCompiler {
             sentences.append(CompiledSentence(intent: sentence.intent, text: sentence.text, location: sentence.location,
                                               set: sentence.set))
         }
-        var compiled = CompiledGrammar(settings: definition.settings, wordIDs: wordIDs, states: removeEpsilons(), start: 0,
+        let states = removeEpsilons()
+        let nfa = Automaton(nondeterministic: states)
+        var compiled = CompiledGrammar(settings: definition.settings, wordIDs: wordIDs, nfa: nfa,
+                                       nfaRuleStack: states.map(\.ruleStack), start: 0,
                                        sentences: sentences, slots: slots, lists: lists, trie: trie,
                                        longestEntry: longestEntry)
+        var classes: [String: Int32] = [:]
+        let sentenceClass = sentences.enumerated().map { i, s -> Int32 in
+            let key = "\(s.intent)|" + s.set.map { "\($0.0.rawValue)=\($0.1)" }.joined(separator: "|")
+            if let c = classes[key] { return c }
+            classes[key] = Int32(i)
+            return Int32(i)
+        }
+        compiled.automaton = (determinize ? Automaton(determinizing: nfa, start: 0, sentenceClass: sentenceClass) : nil) ?? nfa
+        compiled.slotBits = slots.map(\.fieldBit)
         var names = [String](repeating: "", count: ruleIndex.count)
         for (name, i) in ruleIndex { names[Int(i)] = name }
         compiled.ruleNames = names

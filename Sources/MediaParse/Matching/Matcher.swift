@@ -64,9 +64,87 @@ struct Candidate {
     var step: Int32
 }
 
+/// The partial readings of one parse, in flat arrays: an entry per (position, state) reached, holding up
+/// to `beam` paths best first, and per position a chain of its entries in the order they were reached
+/// (so the search visits states in the same order every run, whatever the hashing).
+struct Chart {
+    let beam: Int
+    private var index: [Int64: Int32] = [:]
+    private(set) var entryState: [Int32] = []
+    private(set) var entryCount: [Int32] = []
+    private var entryNext: [Int32] = []
+    private var tail: [Int32]
+    private(set) var head: [Int32]
+    private(set) var paths: [Path] = []
+
+    init(positions: Int, beam: Int) {
+        self.beam = beam
+        head = [Int32](repeating: -1, count: positions)
+        tail = head
+        index.reserveCapacity(64)
+        paths.reserveCapacity(64 * beam)
+    }
+
+    /// The entry of `state` at `position`, made when missing.
+    @inline(__always)
+    mutating func entry(_ position: Int, _ state: Int32) -> Int {
+        let key = Int64(position) << 32 | Int64(state)
+        if let e = index[key] { return Int(e) }
+        let e = Int32(entryState.count)
+        index[key] = e
+        entryState.append(state)
+        entryCount.append(0)
+        entryNext.append(-1)
+        if tail[position] >= 0 { entryNext[Int(tail[position])] = e } else { head[position] = e }
+        tail[position] = e
+        paths.append(contentsOf: repeatElement(Path(rank: Rank(), step: -1), count: beam))
+        return Int(e)
+    }
+
+    @inline(__always)
+    func next(_ e: Int) -> Int { Int(entryNext[e]) }
+
+    @inline(__always)
+    func pathRange(_ e: Int) -> Range<Int> { e * beam..<(e * beam + Int(entryCount[e])) }
+
+    @inline(__always)
+    func path(_ i: Int) -> Path { paths[i] }
+
+    /// Where a path of `rank` and `captures` would go in entry `e`, or nil when the entry keeps better
+    /// paths only, or already has one with the same rank and captures (two routes to one reading).
+    @inline(__always)
+    func slot(in e: Int, rank: Rank, captures: UInt64) -> Int? {
+        let base = e * beam
+        let count = Int(entryCount[e])
+        var insertAt = count
+        for i in 0..<count {
+            let p = paths[base + i]
+            if p.rank == rank && p.captures == captures { return nil }
+            if p.rank < rank, insertAt == count { insertAt = i }
+        }
+        // Ties keep the earlier arrival first: a new path goes after every path at least as good.
+        if insertAt >= beam { return nil }
+        return insertAt
+    }
+
+    @inline(__always)
+    mutating func insert(_ path: Path, in e: Int, at position: Int) {
+        let base = e * beam
+        let count = Int(entryCount[e])
+        var i = min(count, beam - 1)
+        while i > position {
+            paths[base + i] = paths[base + i - 1]
+            i -= 1
+        }
+        paths[base + position] = path
+        if count < beam { entryCount[e] = Int32(count + 1) }
+    }
+}
+
 /// Matches an utterance against the compiled automaton: a left-to-right pass over token positions that
 /// keeps the best few partial readings per (position, state) (a k-best Viterbi search). Time is
-/// O(words × states × (k + wildcard length)), whatever the grammar: no backtracking.
+/// O(words × active states × (k + wildcard length)): no backtracking, and, the automaton being
+/// deterministic, the active states are the distinct readings of a prefix, not the templates.
 struct Matcher {
     let grammar: CompiledGrammar
     /// Partial readings kept per (position, state).
@@ -102,80 +180,87 @@ struct Matcher {
 
     func match(_ input: MatchInput, steps: inout [Step]) -> [Candidate] {
         let n = input.wordIDs.count
-        var chart = [[Int32: [Path]]](repeating: [:], count: n + 1)
-        chart[0][grammar.start] = [Path(rank: Rank(), step: -1)]
-        let fieldBits = grammar.slots.map(\.fieldBit)
+        let automaton = grammar.automaton
+        var chart = Chart(positions: n + 1, beam: beam)
+        let first = chart.entry(0, 0)
+        chart.insert(Path(rank: Rank(), step: -1), in: first, at: 0)
         var candidates: [Candidate] = []
+        var scratch: [Path] = []
+        scratch.reserveCapacity(beam)
 
         for position in 0...n {
-            if chart[position].isEmpty { continue }
-            // Consuming edges, once per state, in state order (so ties resolve the same way every run).
-            for u in chart[position].keys.sorted() {
-                let node = grammar.states[Int(u)]
-                let paths = chart[position][u]!
+            var e = Int(chart.head[position])
+            while e >= 0 {
+                let u = chart.entryState[e]
+                scratch.removeAll(keepingCapacity: true)
+                for i in chart.pathRange(e) { scratch.append(chart.path(i)) }
                 if position == n {
-                    for sentence in node.accepts {
-                        for p in paths { candidates.append(Candidate(sentence: sentence, rank: p.rank, step: p.step)) }
+                    for a in automaton.acceptRange(u) {
+                        for p in scratch { candidates.append(Candidate(sentence: automaton.accepts[a], rank: p.rank, step: p.step)) }
                     }
+                    e = chart.next(e)
+                    continue
                 }
-                guard position < n else { continue }
                 let id = input.wordIDs[position]
                 let locked = !input.lockAt.isEmpty && input.lockAt[position] >= 0
-                if id >= 0, !locked, let targets = node.words[id] {
-                    for p in paths {
-                        for t in targets {
-                            steps.append(Step(parent: p.step, slot: -1, start: Int16(position), end: Int16(position + 1),
-                                              payload: -1, state: t))
-                            let q = Path(rank: Rank(value: p.rank.value + Rank.literal), step: Int32(steps.count - 1),
-                                         filled: p.filled, captures: p.captures)
-                            _ = merge(q, into: &chart[position + 1], at: t)
+                if id >= 0, !locked {
+                    for ti in automaton.wordTargets(u, id) {
+                        let t = automaton.targets[ti]
+                        for p in scratch {
+                            advance(p, slot: -1, bit: 0, from: position, to: position + 1, payload: -1,
+                                    gain: Rank.literal, captures: p.captures, target: t, chart: &chart, steps: &steps)
                         }
                     }
                 }
-                for edge in node.slots {
-                    let ref = grammar.slots[Int(edge.slot)]
-                    switch ref.source {
-                    case let .list(list, literal):
-                        let perWord = literal ? Rank.literal : Rank.entityWord
-                        for hit in input.listHits[position] where hit.list == Int32(list) && !input.isLocked(position, hit.end) {
-                            advance(paths, slot: edge.slot, bit: fieldBits[Int(edge.slot)], from: position, to: hit.end, payload: hit.entry,
-                                    gain: Int64(hit.end - position) * perWord - Rank.slot, target: edge.target,
-                                    chart: &chart, steps: &steps)
-                        }
-                    case let .recognizer(kind):
-                        for e in input.entitiesAt[position] where kind.accepts(input.entities[e].kind)
-                            && !input.isLocked(position, input.entities[e].end) {
-                            let end = input.entities[e].end
-                            advance(paths, slot: edge.slot, bit: fieldBits[Int(edge.slot)], from: position, to: end, payload: Int32(e),
-                                    gain: Int64(end - position) * Rank.entityWord - Rank.slot, target: edge.target,
-                                    chart: &chart, steps: &steps)
-                        }
-                    case let .wildcard(maxWords, exclude):
-                        if locked {
-                            // A vocabulary hit: free text may take it whole, and then its words rank
-                            // as literal words (a vocabulary hit beats lists, recognisers and free text).
-                            let h = Int(input.lockAt[position])
-                            let hit = input.vocabulary[h]
-                            guard hit.start == position else { continue }
-                            let words = Int64(hit.end - position)
-                            advance(paths, slot: edge.slot, bit: fieldBits[Int(edge.slot)], from: position, to: hit.end,
-                                    payload: Int32(h), gain: words * Rank.literal - Rank.slot, target: edge.target,
-                                    chart: &chart, steps: &steps)
-                            continue
-                        }
-                        var end = position
-                        while end < n, end - position < maxWords, !exclude.contains(input.wordIDs[end]),
-                              input.lockAt.isEmpty || input.lockAt[end] < 0 {
-                            end += 1
-                            let words = Int64(end - position)
-                            advance(paths, slot: edge.slot, bit: fieldBits[Int(edge.slot)], from: position, to: end, payload: -1,
-                                    gain: -words * Rank.wildcardWord - Rank.wildcard, target: edge.target,
-                                    chart: &chart, steps: &steps)
+                for edge in automaton.slotEdges(u) {
+                    let slot = automaton.slotIDs[edge]
+                    let ref = grammar.slots[Int(slot)]
+                    let bit = grammar.slotBits[Int(slot)]
+                    for ti in automaton.slotTargets(edge) {
+                        let target = automaton.slotTargetList[ti]
+                        switch ref.source {
+                        case let .list(list, literal):
+                            let perWord = literal ? Rank.literal : Rank.entityWord
+                            for hit in input.listHits[position] where hit.list == Int32(list) && !input.isLocked(position, hit.end) {
+                                capture(scratch, slot: slot, bit: bit, from: position, to: hit.end, payload: hit.entry,
+                                        gain: Int64(hit.end - position) * perWord - Rank.slot, target: target,
+                                        chart: &chart, steps: &steps)
+                            }
+                        case let .recognizer(kind):
+                            for x in input.entitiesAt[position] where kind.accepts(input.entities[x].kind)
+                                && !input.isLocked(position, input.entities[x].end) {
+                                let end = input.entities[x].end
+                                capture(scratch, slot: slot, bit: bit, from: position, to: end, payload: Int32(x),
+                                        gain: Int64(end - position) * Rank.entityWord - Rank.slot, target: target,
+                                        chart: &chart, steps: &steps)
+                            }
+                        case let .wildcard(maxWords, exclude):
+                            if locked {
+                                // A vocabulary hit: free text may take it whole, and then its words rank
+                                // as literal words (a vocabulary hit beats lists, recognisers and free text).
+                                let h = Int(input.lockAt[position])
+                                let hit = input.vocabulary[h]
+                                guard hit.start == position else { continue }
+                                let words = Int64(hit.end - position)
+                                capture(scratch, slot: slot, bit: bit, from: position, to: hit.end,
+                                        payload: Int32(h), gain: words * Rank.literal - Rank.slot, target: target,
+                                        chart: &chart, steps: &steps)
+                                continue
+                            }
+                            var end = position
+                            while end < n, end - position < maxWords, !exclude.contains(input.wordIDs[end]),
+                                  input.lockAt.isEmpty || input.lockAt[end] < 0 {
+                                end += 1
+                                let words = Int64(end - position)
+                                capture(scratch, slot: slot, bit: bit, from: position, to: end, payload: -1,
+                                        gain: -words * Rank.wildcardWord - Rank.wildcard, target: target,
+                                        chart: &chart, steps: &steps)
+                            }
                         }
                     }
                 }
+                e = chart.next(e)
             }
-            chart[position] = [:]  // no longer needed
         }
         return candidates
     }
@@ -193,32 +278,27 @@ struct Matcher {
         return ends.reversed()
     }
 
-    private func advance(_ paths: [Path], slot: Int32, bit: UInt32, from: Int, to: Int, payload: Int32, gain: Int64,
-                         target: Int32, chart: inout [[Int32: [Path]]], steps: inout [Step]) {
+    /// Every path of `paths` takes a slot over `[from, to)`.
+    @inline(__always)
+    private func capture(_ paths: [Path], slot: Int32, bit: UInt32, from: Int, to: Int, payload: Int32, gain: Int64,
+                         target: Int32, chart: inout Chart, steps: inout [Step]) {
         var h = UInt64(bitPattern: Int64(slot)) &* 0x9E37_79B9_7F4A_7C15
         h ^= UInt64(from) << 48 ^ UInt64(to) << 32 ^ UInt64(UInt32(bitPattern: payload))
         for p in paths where p.filled & bit == 0 {
-            steps.append(Step(parent: p.step, slot: slot, start: Int16(from), end: Int16(to), payload: payload, state: target))
             let captures = (p.captures ^ h) &* 0xBF58_476D_1CE4_E5B9 &+ 0x94D0_49BB_1331_11EB
-            let q = Path(rank: Rank(value: p.rank.value + gain), step: Int32(steps.count - 1),
-                         filled: p.filled | bit, captures: captures)
-            _ = merge(q, into: &chart[to], at: target)
+            advance(p, slot: slot, bit: bit, from: from, to: to, payload: payload, gain: gain, captures: captures,
+                    target: target, chart: &chart, steps: &steps)
         }
     }
 
-    /// Adds `path` to the best-k list of `state`; true when the list changed.
-    private func merge(_ path: Path, into row: inout [Int32: [Path]], at state: Int32) -> Bool {
-        var list = row[state] ?? []
-        if list.contains(where: { $0.step == path.step || ($0.rank == path.rank && $0.captures == path.captures) }) {
-            return false
-        }
-        // Insert after every path that is at least as good, so earlier arrivals win ties.
-        var index = list.count
-        while index > 0, list[index - 1].rank < path.rank { index -= 1 }
-        if index >= beam { return false }
-        list.insert(path, at: index)
-        if list.count > beam { list.removeLast() }
-        row[state] = list
-        return true
+    /// Adds the path `p` extended by one step to the best-k of `target` at `to`, unless it would not be kept.
+    @inline(__always)
+    private func advance(_ p: Path, slot: Int32, bit: UInt32, from: Int, to: Int, payload: Int32, gain: Int64,
+                         captures: UInt64, target: Int32, chart: inout Chart, steps: inout [Step]) {
+        let rank = Rank(value: p.rank.value + gain)
+        let e = chart.entry(to, target)
+        guard let at = chart.slot(in: e, rank: rank, captures: captures) else { return }
+        steps.append(Step(parent: p.step, slot: slot, start: Int16(from), end: Int16(to), payload: payload, state: target))
+        chart.insert(Path(rank: rank, step: Int32(steps.count - 1), filled: p.filled | bit, captures: captures), in: e, at: at)
     }
 }

@@ -8,18 +8,21 @@ public struct GrammarCoverage: Sendable {
 
     public init() {}
 
-    mutating func record(_ last: Int32, sentence: Int32, steps: [Step], grammar: CompiledGrammar) {
+    mutating func record(_ last: Int32, sentence: Int32, steps: [Step], grammar: CompiledGrammar, wordIDs: [Int32]) {
         sentences.insert(sentence)
+        var chain: [Step] = []
         var at = last
         while at >= 0 {
             let step = steps[Int(at)]
-            if step.state >= 0 {
-                for r in grammar.ruleStacks[Int(grammar.states[Int(step.state)].ruleStack)] { rules.insert(r) }
-            }
+            chain.append(step)
             if step.slot >= 0, case let .list(list, _) = grammar.slots[Int(step.slot)].source {
                 listEntries.insert(Int64(list) << 32 | Int64(step.payload))
             }
             at = step.parent
+        }
+        chain.reverse()
+        for state in grammar.epsilonFreeStates(along: chain, sentence: sentence, wordIDs: wordIDs) {
+            for r in grammar.ruleStacks[Int(grammar.nfaRuleStack[Int(state)])] { rules.insert(r) }
         }
     }
 

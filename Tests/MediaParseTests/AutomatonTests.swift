@@ -1,0 +1,120 @@
+import Foundation
+import XCTest
+@testable import MediaParse
+
+/// The deterministic automaton and the on-disk cache of compiled grammars must change nothing but speed.
+final class AutomatonTests: XCTestCase {
+    static let root = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    /// The benchmark mix: every utterance of our corpus.
+    func mix() throws -> [String] {
+        let text = try String(contentsOf: Self.root.appendingPathComponent("Benchmarks/en-US.txt"), encoding: .utf8)
+        return text.split(separator: "\n").map(String.init)
+    }
+
+    func temporaryDirectory() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("mediaparse-cache-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        addTeardownBlock { try? FileManager.default.removeItem(at: url) }
+        return url
+    }
+
+    func testDeterministicAutomatonParsesLikeTheEpsilonFreeOne() throws {
+        let dfa = try MediaParser(locale: "en-US", cache: GrammarCache(directory: nil))
+        let nfa = try MediaParser(locale: "en-US", cache: GrammarCache(directory: nil), determinize: false)
+        XCTAssertTrue(dfa.grammar.automaton.deterministic)
+        XCTAssertFalse(nfa.grammar.automaton.deterministic)
+        // Every edge of a deterministic automaton has one target.
+        XCTAssertEqual(dfa.grammar.automaton.targets.count, dfa.grammar.automaton.wordKeys.count)
+        XCTAssertEqual(dfa.grammar.automaton.slotTargetList.count, dfa.grammar.automaton.slotIDs.count)
+        var compared = 0
+        for utterance in try mix() {
+            // Results and alternatives are the same; an explanation may name another of two slots that
+            // read the same words the same way (they tie, and arrive in another order).
+            XCTAssertEqual(dfa.parse(utterance, alternatives: 2).jsonLine(), nfa.parse(utterance, alternatives: 2).jsonLine(), utterance)
+            compared += 1
+        }
+        XCTAssertGreaterThan(compared, 500)
+    }
+
+    func testTemplatesWrittenTwiceAddNoState() throws {
+        func grammar(copies: Int) -> String {
+            var text = "intents:\n  INPlayMediaIntent:\n    data:\n"
+            for _ in 0..<copies {
+                text += "      - sentences:\n"
+                text += "          - \"play {name:mediaName}\"\n"
+                text += "          - \"play {name:mediaName} by {name:artistName}\"\n"
+            }
+            return text + "lists:\n  name:\n    wildcard: true\n"
+        }
+        func parser(_ text: String) throws -> MediaParser {
+            var catalog = GrammarCatalog()
+            catalog.add(folder: "xx", path: "locale.yaml", text: "icu_locale: en_US\n")
+            catalog.add(folder: "xx", path: "play.yaml", text: text)
+            return try MediaParser(locale: "xx", catalog: catalog, cache: GrammarCache(directory: nil))
+        }
+        let a = try parser(grammar(copies: 1)), b = try parser(grammar(copies: 2))
+        XCTAssertEqual(b.grammar.sentences.count, 4)
+        XCTAssertEqual(a.grammar.automaton.count, b.grammar.automaton.count)
+        // The second copy of a sentence is never accepted: the first wins every tie.
+        XCTAssertEqual(Set(b.grammar.automaton.accepts), [0, 1])
+        XCTAssertEqual(b.parse("play Outer Peace by Toro y Moi").jsonLine(), a.parse("play Outer Peace by Toro y Moi").jsonLine())
+    }
+
+    func testCachedGrammarParsesLikeACompiledOne() throws {
+        let directory = try temporaryDirectory()
+        let cache = GrammarCache(directory: directory)
+        let compiled = try MediaParser(locale: "en-US", appNames: ["ControlAudio"], cache: GrammarCache(directory: nil))
+        _ = try MediaParser(locale: "en-US", appNames: ["ControlAudio"], cache: cache)
+        let files = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasSuffix(".grammar") }
+        XCTAssertEqual(files.count, 1)
+        let key = GrammarCache.key(locale: "en-US", chain: ["en", "en-US"], catalog: .builtIn, appNames: ["ControlAudio"])
+        let loaded = try XCTUnwrap(cache.load(key, settings: compiled.grammar.settings), "the file just written reads back")
+        XCTAssertEqual(loaded.automaton.wordKeys, compiled.grammar.automaton.wordKeys)
+        XCTAssertEqual(loaded.sentences.count, compiled.grammar.sentences.count)
+        let fromCache = try MediaParser(locale: "en-US", appNames: ["ControlAudio"], cache: cache)
+        var coverageA = GrammarCoverage(), coverageB = GrammarCoverage()
+        for utterance in try mix() + ["play Khalid in ControlAudio"] {
+            XCTAssertEqual(fromCache.parse(utterance, coverage: &coverageA).jsonLine(),
+                           compiled.parse(utterance, coverage: &coverageB).jsonLine(), utterance)
+        }
+        XCTAssertEqual(coverageA.rules, coverageB.rules)
+        XCTAssertEqual(coverageA.listEntries, coverageB.listEntries)
+    }
+
+    func testKeyChangesWithTheGrammarTheAppNamesAndTheLocale() {
+        var changed = GrammarCatalog.builtIn
+        changed.add(folder: "en", path: "extra.yaml", text: "lists:\n  extra:\n    values: [a]\n")
+        let base = GrammarCache.key(locale: "en-US", chain: ["en", "en-US"], catalog: .builtIn, appNames: [])
+        XCTAssertEqual(base, GrammarCache.key(locale: "en-US", chain: ["en", "en-US"], catalog: .builtIn, appNames: []))
+        XCTAssertNotEqual(base, GrammarCache.key(locale: "en-US", chain: ["en", "en-US"], catalog: changed, appNames: []))
+        XCTAssertNotEqual(base, GrammarCache.key(locale: "en-US", chain: ["en", "en-US"], catalog: .builtIn, appNames: ["X"]))
+        XCTAssertNotEqual(base, GrammarCache.key(locale: "en-GB", chain: ["en", "en-GB"], catalog: .builtIn, appNames: []))
+    }
+
+    func testDamagedCacheFilesAreMissesNeverCrashes() throws {
+        let directory = try temporaryDirectory()
+        let cache = GrammarCache(directory: directory)
+        let reference = try MediaParser(locale: "en-US", cache: cache)
+        let name = try XCTUnwrap(FileManager.default.contentsOfDirectory(atPath: directory.path).first { $0.hasSuffix(".grammar") })
+        let url = directory.appendingPathComponent(name)
+        let good = try Data(contentsOf: url)
+        let key = GrammarCache.key(locale: "en-US", chain: ["en", "en-US"], catalog: .builtIn, appNames: [])
+        var damaged: [Data] = [Data(), good.prefix(20), good.prefix(good.count / 2), good + Data([0])]
+        for i in stride(from: 20, to: good.count, by: good.count / 9) {
+            var flipped = good
+            flipped[i] ^= 0x5A
+            damaged.append(flipped)
+        }
+        for data in damaged {
+            try data.write(to: url)
+            XCTAssertNil(cache.load(key, settings: reference.grammar.settings), "\(data.count) bytes")
+        }
+        // A damaged file is a miss: the parser compiles and writes the file again.
+        try Data(good.prefix(100)).write(to: url)
+        let recompiled = try MediaParser(locale: "en-US", cache: cache)
+        XCTAssertEqual(recompiled.parse("skip ahead 30 seconds").jsonLine(), reference.parse("skip ahead 30 seconds").jsonLine())
+        XCTAssertEqual(try Data(contentsOf: url), good)
+    }
+}
