@@ -28,36 +28,43 @@ struct Bench: ParsableCommand {
     @Flag(help: "Skip the end-to-end CLI measurement.")
     var noCLI = false
 
+    @Flag(help: "Print the figures as one JSON object (rates in utterances/s, times in seconds) instead of the table.")
+    var json = false
+
     func run() throws {
         let path = utterances ?? "Benchmarks/\(locale).txt"
         guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
             throw ValidationError("cannot read \(path) (run from the package folder, or give --utterances FILE)")
         }
         let mix = text.split(separator: "\n").map(String.init).filter { !$0.isEmpty }
-        func row(_ name: String, _ value: String) { print(name.padding(toLength: 46, withPad: " ", startingAt: 0) + value) }
+        var figures: [String: Double] = ["utterances": Double(mix.count), "iterations": Double(iterations)]
+        func row(_ name: String, _ value: String, _ keyed: [String: Double] = [:]) {
+            figures.merge(keyed) { $1 }
+            if !json { print(name.padding(toLength: 46, withPad: " ", startingAt: 0) + value) }
+        }
         let host = ProcessInfo.processInfo
-        print("mediaparse bench: \(mix.count) utterances from \(path), \(iterations) passes, medians; "
-              + "\(host.activeProcessorCount) cores, \(host.physicalMemory / 1_073_741_824) GiB")
+        if !json { print("mediaparse bench: \(mix.count) utterances from \(path), \(iterations) passes, medians; "
+              + "\(host.activeProcessorCount) cores, \(host.physicalMemory / 1_073_741_824) GiB") }
 
         let floor = try Benchmark.icuFloor(locale: locale, utterances: mix, iterations: iterations)
-        row("ICU floor (fold + word break), 1 thread", String(format: "%.0f utterances/s (%.2f µs each)", floor, 1e6 / floor))
+        row("ICU floor (fold + word break), 1 thread", String(format: "%.0f utterances/s (%.2f µs each)", floor, 1e6 / floor), ["icuFloorRate": floor])
 
         let startup = try Benchmark.startup(locale: locale, repeats: 5)
-        row("start-up, \(locale)", String(format: "%.1f ms", startup * 1000))
+        row("start-up, \(locale)", String(format: "%.1f ms", startup * 1000), ["startup": startup])
         let all = GrammarCatalog.builtIn.locales
         let allStartup = try Benchmark.time { for l in all { _ = try MediaParser(locale: l) } }
-        row("start-up, all \(all.count) locale folders", String(format: "%.1f ms", allStartup * 1000))
+        row("start-up, all \(all.count) locale folders", String(format: "%.1f ms", allStartup * 1000), ["startupAllLocales": allStartup])
 
         let parser = try MediaParser(locale: locale)
         let size = parser.grammarSize
         row("grammar, \(locale)", "\(size.sentences) sentences; automaton of \(size.states) states, \(size.wordEdges) word edges, \(size.slotEdges) slot edges")
         let plain = Benchmark.parseRate(parser, utterances: mix, iterations: iterations)
-        row("parse, 1 thread", String(format: "%.0f utterances/s = %.1f× the ICU floor", plain.rate, floor / plain.rate))
-        row("latency p50 / p99", String(format: "%.1f µs / %.1f µs", plain.p50 * 1e6, plain.p99 * 1e6))
+        row("parse, 1 thread", String(format: "%.0f utterances/s = %.1f× the ICU floor", plain.rate, floor / plain.rate), ["parseRate": plain.rate])
+        row("latency p50 / p99", String(format: "%.1f µs / %.1f µs", plain.p50 * 1e6, plain.p99 * 1e6), ["latencyP50": plain.p50, "latencyP99": plain.p99])
 
         let doubled = try MediaParser(locale: locale, catalog: Benchmark.catalogWithSentencesDoubled(locale: locale))
         let d = Benchmark.parseRate(doubled, utterances: mix, iterations: max(iterations / 2, 1))
-        row("parse, every sentence written twice", String(format: "%.0f utterances/s (%.2f of the rate above)", d.rate, d.rate / plain.rate))
+        row("parse, every sentence written twice", String(format: "%.0f utterances/s (%.2f of the rate above)", d.rate, d.rate / plain.rate), ["parseRateSentencesDoubled": d.rate])
 
         if !noVocabulary {
             let (user, global) = Benchmark.syntheticVocabulary(user: 10_000, global: 100_000)
@@ -66,11 +73,11 @@ struct Bench: ParsableCommand {
                 withVocabulary.vocabulary.setUserVocabulary(user)
                 withVocabulary.vocabulary.loadGlobal(global)
             }
-            row("vocabulary 10k user + 100k global: load", String(format: "%.0f ms (index build; file reading not included)", load * 1000))
+            row("vocabulary 10k user + 100k global: load", String(format: "%.0f ms (index build; file reading not included)", load * 1000), ["vocabularyLoad": load])
             let v = Benchmark.parseRate(withVocabulary, utterances: mix, iterations: iterations)
-            row("parse with that vocabulary, 1 thread", String(format: "%.0f utterances/s (%.2f of the rate without)", v.rate, v.rate / plain.rate))
+            row("parse with that vocabulary, 1 thread", String(format: "%.0f utterances/s (%.2f of the rate without)", v.rate, v.rate / plain.rate), ["parseRateWithVocabulary": v.rate])
         }
-        row("peak memory (this process)", String(format: "%.0f MB", Double(Benchmark.peakMemory()) / 1e6))
+        row("peak memory (this process)", String(format: "%.0f MB", Double(Benchmark.peakMemory()) / 1e6), ["peakMemoryBytes": Double(Benchmark.peakMemory())])
 
         if !noCLI, let me = Bundle.main.executablePath {
             var lines: [String] = []
@@ -91,7 +98,11 @@ struct Bench: ParsableCommand {
                 _ = stdout.fileHandleForReading.readDataToEndOfFile()
                 process.waitUntilExit()
             }
-            row("CLI end to end (JSON out, start-up included)", String(format: "%.0f lines/s (%d lines in %.2f s)", Double(lines.count) / t, lines.count, t))
+            row("CLI end to end (JSON out, start-up included)", String(format: "%.0f lines/s (%d lines in %.2f s)", Double(lines.count) / t, lines.count, t), ["cliRate": Double(lines.count) / t])
+        }
+        if json {
+            let data = try JSONSerialization.data(withJSONObject: figures, options: [.sortedKeys])
+            print(String(decoding: data, as: UTF8.self))
         }
     }
 }
