@@ -69,7 +69,10 @@ struct Candidate {
 /// (so the search visits states in the same order every run, whatever the hashing).
 struct Chart {
     let beam: Int
-    private var index: [Int64: Int32] = [:]
+    /// Open addressing on (position, state): keys and entry numbers, a power of two long, at most half full.
+    private var keys: [Int64]
+    private var values: [Int32]
+    private var used = 0
     private(set) var entryState: [Int32] = []
     private(set) var entryCount: [Int32] = []
     private var entryNext: [Int32] = []
@@ -81,17 +84,46 @@ struct Chart {
         self.beam = beam
         head = [Int32](repeating: -1, count: positions)
         tail = head
-        index.reserveCapacity(64)
+        keys = [Int64](repeating: -1, count: 256)
+        values = [Int32](repeating: 0, count: 256)
         paths.reserveCapacity(64 * beam)
+    }
+
+    @inline(__always)
+    private static func hash(_ key: Int64) -> Int {
+        Int(truncatingIfNeeded: (UInt64(bitPattern: key) &* 0x9E37_79B9_7F4A_7C15) >> 20)
+    }
+
+    private mutating func grow() {
+        let oldKeys = keys, oldValues = values
+        keys = [Int64](repeating: -1, count: oldKeys.count * 2)
+        values = [Int32](repeating: 0, count: oldKeys.count * 2)
+        let mask = keys.count - 1
+        for (k, v) in zip(oldKeys, oldValues) where k >= 0 {
+            var i = Self.hash(k) & mask
+            while keys[i] >= 0 { i = (i + 1) & mask }
+            keys[i] = k
+            values[i] = v
+        }
     }
 
     /// The entry of `state` at `position`, made when missing.
     @inline(__always)
     mutating func entry(_ position: Int, _ state: Int32) -> Int {
         let key = Int64(position) << 32 | Int64(state)
-        if let e = index[key] { return Int(e) }
+        let mask = keys.count - 1
+        var i = Self.hash(key) & mask
+        while true {
+            let k = keys[i]
+            if k == key { return Int(values[i]) }
+            if k < 0 { break }
+            i = (i + 1) & mask
+        }
         let e = Int32(entryState.count)
-        index[key] = e
+        keys[i] = key
+        values[i] = e
+        used += 1
+        if used * 2 > keys.count { grow() }
         entryState.append(state)
         entryCount.append(0)
         entryNext.append(-1)
