@@ -77,7 +77,7 @@ struct Bench: ParsableCommand {
             let v = Benchmark.parseRate(withVocabulary, utterances: mix, iterations: iterations)
             row("parse with that vocabulary, 1 thread", String(format: "%.0f utterances/s (%.2f of the rate without)", v.rate, v.rate / plain.rate), ["parseRateWithVocabulary": v.rate])
         }
-        row("peak memory (this process)", String(format: "%.0f MB", Double(Benchmark.peakMemory()) / 1e6), ["peakMemoryBytes": Double(Benchmark.peakMemory())])
+        row("peak memory (this process, all of the above)", String(format: "%.0f MB", Double(Benchmark.peakMemory()) / 1e6), ["peakMemoryBytes": Double(Benchmark.peakMemory())])
 
         if !noCLI, let me = Bundle.main.executablePath {
             var lines: [String] = []
