@@ -24,6 +24,26 @@ final class GrammarTests: XCTestCase {
         return nil
     }
 
+    func testAOneFormListValueIsItsWordsWithoutBrackets() throws {
+        let parser = try MediaParser(locale: "xx", catalog: catalog(["a.yaml": """
+            intents:
+              INPlayMediaIntent:
+                data:
+                  - sentences:
+                      - "play some {genre:genreNames}"
+            lists:
+              genre:
+                values:
+                  - "(Hip Hop)"
+                  - {in: "( [ Drum ] and Bass )"}
+                  - {in: "(rap|hip hop)"}
+            """]), cacheCompiledGrammar: false)
+        XCTAssertEqual(parser.parse("play some hip hop").mediaSearch?.genreNames, ["Hip Hop"])
+        // An optional word makes two forms: the value is then what was said.
+        XCTAssertEqual(parser.parse("play some Drum and Bass").mediaSearch?.genreNames, ["Drum and Bass"])
+        XCTAssertEqual(parser.parse("play some rap").mediaSearch?.genreNames, ["rap"])
+    }
+
     func testBrokenYAMLNamesLineAndColumn() {
         let e = grammarError(["a.yaml": "intents:\n  INPlayMediaIntent:\n    data: [\n"])
         XCTAssertEqual(e?.location.file, "xx/a.yaml")

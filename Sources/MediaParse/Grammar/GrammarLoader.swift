@@ -315,7 +315,7 @@ struct GrammarLoader {
                                        at: yaml.textLocation(item))
                 }
                 // One spoken form: it is also the value. Several: the value is what was said.
-                let value: SlotValue? = forms.count == 1 ? .text(text) : nil
+                let value: SlotValue? = forms.count == 1 ? .text(Self.plainText(text)) : nil
                 entries.append(ListEntry(spoken: spoken, value: value, location: yaml.textLocation(item)))
                 continue
             }
@@ -333,11 +333,16 @@ struct GrammarLoader {
             if let out = fields.first(where: { $0.key == "out" }) {
                 value = try yaml.value(out.value, "`out`")
             } else if forms.count == 1 {
-                value = .text(inText)
+                value = .text(Self.plainText(inText))
             }
             entries.append(ListEntry(spoken: spoken, value: value, location: yaml.textLocation(inNode.value)))
         }
         return ListDefinition(name: name, kind: .values(entries, literal: literal), location: location, level: level)
+    }
+
+    /// A one-form template's text as a value: "(Hip Hop)" is "Hip Hop" (brackets are syntax, not words).
+    static func plainText(_ text: String) -> String {
+        text.filter { !"()[]".contains($0) }.split(whereSeparator: \.isWhitespace).joined(separator: " ")
     }
 
     private func fieldNamed(_ name: String, at location: SourceLocation) throws -> Field {
