@@ -1,6 +1,5 @@
 import Foundation
 import MediaParse
-import Synchronization
 import XCTest
 
 /// The parser as a library: ranking, spans, scores, alternatives, explanations, limits, threads.
@@ -132,20 +131,6 @@ final class ParserTests: XCTestCase {
         XCTAssertTrue(r.error?.contains("limit is \(MediaParser.maxWords)") ?? false, r.error ?? "")
         let huge = String(repeating: "x", count: 100_000)
         XCTAssertTrue(parse(huge).error?.contains("characters") ?? false)
-    }
-
-    func testManyThreadsGiveTheSameResultsAsOne() {
-        let texts = ["play Khalid", "put on some '70s punk classics", "find Billie Eilish", "play the best album by Khalid",
-                     "play 89.1 FM", "what's the weather", "play my road trip playlist on shuffle"]
-        let expected = texts.map { parse($0).jsonLine() }
-        let results = Mutex([String](repeating: "", count: texts.count * 50))
-        DispatchQueue.concurrentPerform(iterations: texts.count * 50) { i in
-            let line = Self.parser.parse(texts[i % texts.count]).jsonLine()
-            results.withLock { $0[i] = line }
-        }
-        results.withLock { lines in
-            for i in 0..<lines.count { XCTAssertEqual(lines[i], expected[i % texts.count]) }
-        }
     }
 
     func testJSONHasTheContractShape() throws {

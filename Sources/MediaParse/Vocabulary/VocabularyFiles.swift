@@ -120,20 +120,42 @@ public struct GlobalVocabulary: Sendable, Hashable {
     }
 
     /// Reads an `AppIntentVocabulary.plist` from `data`; `file` is the name error messages give.
+    ///
+    /// A binary property list can refer to one object from many places, even from inside itself; read
+    /// naively, 43 bytes make a list that never ends and a few hundred bytes one of millions of values. The
+    /// reading therefore stops, with an error, past `PlistDecodingBudget.maximumDepth` levels of nesting or
+    /// past four decoded values per byte of the file, plus 1,024 (each value of a file that shares nothing
+    /// takes at least one byte of it).
     public init(data: Data, file: String) throws {
         let location = SourceLocation(file: file)
         var format = PropertyListSerialization.PropertyListFormat.xml
         let root: Any
+        func decoder() -> (PropertyListDecoder, PlistDecodingBudget) {
+            let budget = PlistDecodingBudget(limit: 4 * data.count + 1024)
+            let decoder = PropertyListDecoder()
+            decoder.userInfo[PlistDecodingBudget.key] = budget
+            return (decoder, budget)
+        }
         do {
             // PropertyListDecoder, not PropertyListSerialization: the latter crashes on some malformed binary
             // lists (a set where an array belongs, found by fuzzing), and is slower on large XML files.
             // The expected shape decodes fast; anything else goes through the schema-less reading, so that
             // PlistReader can name the entry that is wrong.
-            if let typed = try? PropertyListDecoder().decode(TypedVocabularyFile.self, from: data, format: &format) {
+            let typed: TypedVocabularyFile?
+            do {
+                typed = try decoder().0.decode(TypedVocabularyFile.self, from: data, format: &format)
+            } catch let error as PlistReadError {
+                throw error
+            } catch {
+                typed = nil
+            }
+            if let typed {
                 root = typed.foundationValue
             } else {
-                root = try PropertyListDecoder().decode(PlistValue.self, from: data, format: &format).foundationValue
+                root = try decoder().0.decode(PlistValue.self, from: data, format: &format).foundationValue
             }
+        } catch let error as PlistReadError {
+            throw GrammarError(error.message, at: location)
         } catch {
             let detail: String
             if case let DecodingError.dataCorrupted(context) = error {
@@ -153,22 +175,119 @@ public struct GlobalVocabulary: Sendable, Hashable {
     }
 }
 
-/// The shape of an `AppIntentVocabulary.plist` (keys as Apple names them), for the fast path.
+/// What one reading of a property list may cost: a number of decoded values and a depth of nesting. One
+/// instance per decode, reached through the decoder's `userInfo`; decoding runs on one thread.
+final class PlistDecodingBudget: @unchecked Sendable {
+    static let key = CodingUserInfoKey(rawValue: "MediaParse.PlistDecodingBudget")!
+    /// A real `AppIntentVocabulary.plist` is six levels deep.
+    static let maximumDepth = 32
+
+    let limit: Int
+    private(set) var spent = 0
+    private(set) var depth = 0
+
+    init(limit: Int) { self.limit = limit }
+
+    static func of(_ decoder: Decoder) -> PlistDecodingBudget? { decoder.userInfo[key] as? PlistDecodingBudget }
+
+    /// Counts `count` more decoded values.
+    func spend(_ count: Int = 1) throws {
+        spent += count
+        if spent > limit { throw PlistReadError.tooManyValues(limit: limit) }
+    }
+
+    /// One level deeper; `leave()` when done.
+    func enter() throws {
+        depth += 1
+        if depth > Self.maximumDepth { throw PlistReadError.tooDeep(limit: Self.maximumDepth) }
+    }
+
+    func leave() { depth -= 1 }
+}
+
+/// Why the reading of a property list stopped: a limit of `PlistDecodingBudget`, or a type no vocabulary holds.
+enum PlistReadError: Error {
+    case tooManyValues(limit: Int)
+    case tooDeep(limit: Int)
+    case unsupportedType(path: String, found: String)
+
+    var message: String {
+        switch self {
+        case let .tooManyValues(limit):
+            return "the property list refers to itself or shares its objects: it expands to more than \(limit) values"
+        case let .tooDeep(limit):
+            return "the property list refers to itself or is too deeply nested (more than \(limit) levels)"
+        case let .unsupportedType(path, found):
+            let what = path.isEmpty ? "the top of the property list" : path
+            return "\(what): found \(found), which a vocabulary cannot hold (only dictionaries, arrays, strings, numbers, booleans, dates and data)"
+        }
+    }
+}
+
+/// `ParameterVocabularies[1].ParameterNames[0]` from a coding path.
+private func describePath(_ path: [CodingKey]) -> String {
+    var s = ""
+    for key in path {
+        if let i = key.intValue { s += "[\(i)]" } else { s += s.isEmpty ? key.stringValue : ".\(key.stringValue)" }
+    }
+    return s
+}
+
+/// The shape of an `AppIntentVocabulary.plist` (keys as Apple names them), for the fast path. Each level
+/// counts what it decodes against the decoder's `PlistDecodingBudget`.
 private struct TypedVocabularyFile: Decodable {
     struct Synonym: Decodable {
         var VocabularyItemPhrase: String
         var VocabularyItemPronunciation: String?
         var VocabularyItemExamples: [String]?
+
+        enum CodingKeys: String, CodingKey { case VocabularyItemPhrase, VocabularyItemPronunciation, VocabularyItemExamples }
+
+        init(from decoder: Decoder) throws {
+            try PlistDecodingBudget.of(decoder)?.spend()
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            VocabularyItemPhrase = try c.decode(String.self, forKey: .VocabularyItemPhrase)
+            VocabularyItemPronunciation = try c.decodeIfPresent(String.self, forKey: .VocabularyItemPronunciation)
+            VocabularyItemExamples = try c.decodeIfPresent([String].self, forKey: .VocabularyItemExamples)
+            try PlistDecodingBudget.of(decoder)?.spend(2 + (VocabularyItemExamples?.count ?? 0))
+        }
     }
     struct Item: Decodable {
         var VocabularyItemIdentifier: String
         var VocabularyItemSynonyms: [Synonym]
+
+        enum CodingKeys: String, CodingKey { case VocabularyItemIdentifier, VocabularyItemSynonyms }
+
+        init(from decoder: Decoder) throws {
+            try PlistDecodingBudget.of(decoder)?.spend(3)
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            VocabularyItemIdentifier = try c.decode(String.self, forKey: .VocabularyItemIdentifier)
+            VocabularyItemSynonyms = try c.decode([Synonym].self, forKey: .VocabularyItemSynonyms)
+        }
     }
     struct Group: Decodable {
         var ParameterNames: [String]
         var ParameterVocabulary: [Item]
+
+        enum CodingKeys: String, CodingKey { case ParameterNames, ParameterVocabulary }
+
+        init(from decoder: Decoder) throws {
+            try PlistDecodingBudget.of(decoder)?.spend(3)
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            ParameterNames = try c.decode([String].self, forKey: .ParameterNames)
+            try PlistDecodingBudget.of(decoder)?.spend(ParameterNames.count)
+            ParameterVocabulary = try c.decode([Item].self, forKey: .ParameterVocabulary)
+        }
     }
     var ParameterVocabularies: [Group]?
+
+    enum CodingKeys: String, CodingKey { case ParameterVocabularies }
+
+    init(from decoder: Decoder) throws {
+        try PlistDecodingBudget.of(decoder)?.spend(2)
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        ParameterVocabularies = try c.decodeIfPresent([Group].self, forKey: .ParameterVocabularies)
+    }
 
     var foundationValue: Any {
         guard let groups = ParameterVocabularies else { return [String: Any]() }
@@ -206,6 +325,10 @@ private enum PlistValue: Decodable {
     }
 
     init(from decoder: Decoder) throws {
+        let budget = PlistDecodingBudget.of(decoder)
+        try budget?.spend()
+        try budget?.enter()
+        defer { budget?.leave() }
         if let keyed = try? decoder.container(keyedBy: Key.self) {
             var d: [String: PlistValue] = [:]
             for key in keyed.allKeys { d[key.stringValue] = try keyed.decode(PlistValue.self, forKey: key) }
@@ -220,7 +343,16 @@ private enum PlistValue: Decodable {
             else if let b = try? single.decode(Bool.self) { self = .bool(b) }
             else if let n = try? single.decode(Double.self) { self = .number(n) }
             else if let t = try? single.decode(Date.self) { self = .date(t) }
-            else { self = .data(try single.decode(Data.self)) }
+            else {
+                do {
+                    self = .data(try single.decode(Data.self))
+                } catch let DecodingError.typeMismatch(_, context) {
+                    // A set, a UID, a null …: binary property list types that a vocabulary has no use for.
+                    let found = context.debugDescription.firstMatch(of: #/but found (.+?) instead/#).map { String($0.1) }
+                    throw PlistReadError.unsupportedType(path: describePath(decoder.codingPath),
+                                                          found: found ?? "a value of an unknown type")
+                }
+            }
         }
     }
 
