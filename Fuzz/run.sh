@@ -120,11 +120,13 @@ if ! up_to_date "$gen_out" "$embedder_key" || [ ! -x "$gen_out/embedder" ]; then
     "$swiftc" -O "$root/Sources/GrammarEmbedder/main.swift" -o "$gen_out/embedder" || fail_build "GrammarEmbedder"
     echo "$embedder_key" > "$gen_out/.key"
 fi
-"$gen_out/embedder" "$root/Grammars" "$gen_out/EmbeddedGrammars.swift" || fail_build "embedding Grammars/"
+# The library's sources go to the embedder too: their hash keys the on-disk grammar cache, so a harness
+# built from changed sources never reads a grammar compiled by an older build.
+mapfile -t lib_swift < <(find "$root/Sources/MediaParse" -name '*.swift' | LC_ALL=C sort)
+"$gen_out/embedder" "$root/Grammars" "$gen_out/EmbeddedGrammars.swift" "${lib_swift[@]}" || fail_build "embedding Grammars/"
 
 # ---------------------------------------------------------------------------------------------- MediaParse
 lib_out=$build/mediaparse
-mapfile -t lib_swift < <(find "$root/Sources/MediaParse" -name '*.swift' | LC_ALL=C sort)
 module_flags=(-I "$yams_out" -I "$lib_out" -Xcc -fmodule-map-file="$cicu_out/module.modulemap"
               -Xcc -fmodule-map-file="$cyaml_map" -I "$cyaml_include")
 lib_key=$(echo "$yams_key $cicu_key" | cat - "${lib_swift[@]}" "$gen_out/EmbeddedGrammars.swift" | key_of /dev/stdin)
