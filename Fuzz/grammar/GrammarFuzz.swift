@@ -33,7 +33,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     var catalog = GrammarCatalog()
     catalog.add(folder: "en", path: text.hasPrefix("#locale") ? "locale.yaml" : "fuzz.yaml", text: text)
     do {
-        let parser = try MediaParser(locale: "en", appNames: ["ControlAudio"], catalog: catalog)
+        let parser = try MediaParser(locale: "en", appNames: ["ControlAudio"], catalog: catalog, cacheCompiledGrammar: false)
         _ = parser.grammarSize
         for u in utterances {
             _ = parser.parse(u, alternatives: 2, explain: true).jsonLine()
