@@ -88,7 +88,7 @@ struct Parse: ParsableCommand {
         // Lines are parsed in batches of what has already arrived (one line when input comes slowly, up to
         // `batchSize` from a file), on `jobs` threads; results are written in input order.
         let batchSize = jobs > 1 ? 512 * jobs : 1
-        var batch: [ArraySlice<UInt8>] = []
+        var batch: [InputLine] = []
         func parseBatch() {
             guard !batch.isEmpty else { return }
             let lines = batch
@@ -107,9 +107,11 @@ struct Parse: ParsableCommand {
             }
             for line in results.values { output.write(line) }
         }
-        while let bytes = reader.next(beforeBlocking: { parseBatch(); output.flush() }) {
-            var line = bytes
-            if first, line.starts(with: [0xEF, 0xBB, 0xBF]) { line = line.dropFirst(3) }  // a byte order mark
+        while var line = reader.next(beforeBlocking: { parseBatch(); output.flush() }) {
+            if first, line.bytes.starts(with: [0xEF, 0xBB, 0xBF]) {  // a byte order mark
+                line.bytes = line.bytes.dropFirst(3)
+                line.length -= 3
+            }
             first = false
             batch.append(line)
             if batch.count >= batchSize || !reader.hasBufferedLine {
@@ -121,12 +123,20 @@ struct Parse: ParsableCommand {
         output.flush()
     }
 
-    private func result(for line: ArraySlice<UInt8>, parser: MediaParser) -> ParseResult {
-        if let text = String(validating: line, as: UTF8.self) {
+    private func result(for line: InputLine, parser: MediaParser) -> ParseResult {
+        if line.isCut {
+            // Longer than any line the parser accepts: only its start was kept (LineReader.maxLineBytes).
+            let kept = droppingCutSequence(line.bytes)
+            var result = ParseResult(utterance: String(decoding: kept, as: UTF8.self), locale: parser.locale, intent: nil)
+            result.error = "line too long: \(line.length) bytes (the limit is \(MediaParser.maxScalars) characters); "
+                + "not parsed; the utterance holds its first \(kept.count) bytes"
+            return result
+        }
+        if let text = String(validating: line.bytes, as: UTF8.self) {
             return parser.parse(text, alternatives: alternatives, explain: explain)
         }
-        var result = ParseResult(utterance: String(decoding: line, as: UTF8.self), locale: parser.locale, intent: nil)
-        result.error = "the line is not valid UTF-8 (\(line.count) bytes); not parsed"
+        var result = ParseResult(utterance: String(decoding: line.bytes, as: UTF8.self), locale: parser.locale, intent: nil)
+        result.error = "the line is not valid UTF-8 (\(line.length) bytes); not parsed"
         return result
     }
 

@@ -36,6 +36,33 @@ final class CLITests: XCTestCase {
         XCTAssertEqual(try r.json(1)["utterance"] as? String, "play Outer Peace")
     }
 
+    /// A line longer than any the parser accepts is cut while it is read (memory and time per line stay
+    /// bounded): its result says how long it was and keeps its first 16 KiB, never half a character.
+    func testOverlongLinesAreCutWhileRead() throws {
+        var input = Data(String(repeating: "play ", count: 20_000).utf8)            // 100,000 bytes
+        input.append(Data("\r\n".utf8))
+        input.append(Data(String(repeating: "é", count: 10_000).utf8))              // 20,000 bytes, 2 a character
+        input.append(Data("\nplay jazz\r".utf8))
+        input.append(Data(String(repeating: "x", count: 2_001).utf8))               // too long for the parser
+        input.append(Data("\n\u{FEFF}play Khalid".utf8))
+        let r = try run([], input: input)
+        XCTAssertEqual(r.status, 0)
+        XCTAssertEqual(r.lines.count, 5, r.stdout.prefix(500).description)
+        let first = try r.json(0)
+        XCTAssertTrue((first["error"] as? String)?.hasPrefix("line too long: 100000 bytes") == true, "\(first["error"] ?? "")")
+        XCTAssertTrue(first["intent"] is NSNull)
+        XCTAssertLessThanOrEqual((first["utterance"] as? String)?.utf8.count ?? .max, 16 * 1024)
+        let second = try r.json(1)
+        XCTAssertTrue((second["error"] as? String)?.hasPrefix("line too long: 20000 bytes") == true)
+        let kept = try XCTUnwrap(second["utterance"] as? String)
+        XCTAssertEqual(Set(kept), ["é"], "cut between characters, not inside one")
+        XCTAssertEqual(kept.count, 8_192)
+        XCTAssertEqual(try r.json(2)["utterance"] as? String, "play jazz")
+        XCTAssertTrue((try r.json(3)["error"] as? String)?.contains("2001 characters") == true)
+        // A byte order mark after the first line is text (read from the raw line: JSONSerialization drops it).
+        XCTAssertTrue(r.lines[4].contains("\"utterance\":\"\u{FEFF}play Khalid\""), r.lines[4])
+    }
+
     func testUnsupportedLocaleExits64BeforeReading() throws {
         let r = try run(["--locale", "xx-YY"], "play Khalid\n")
         XCTAssertEqual(r.status, 64)
@@ -94,10 +121,25 @@ final class CLITests: XCTestCase {
         XCTAssertEqual(try run(["--jobs", "0"], "x\n").status, 64)
     }
 
+    /// The corpus utterances (and a few unreadable lines), with the corpus's vocabularies and alternatives:
+    /// byte-identical output from two runs, and from `--jobs 1` and `--jobs 4`.
     func testSameInputGivesByteIdenticalOutput() throws {
-        let input = "play the best album by Khalid\nput on some '70s punk classics\nplay Khalid on Spotify at 2x\n"
-        let a = try run(["--alternatives", "3"], input).stdout
-        let b = try run(["--alternatives", "3"], input).stdout
-        XCTAssertEqual(a, b)
+        var input = Data(Fixtures.corpusUtterances.joined(separator: "\n").utf8)
+        input.append(contentsOf: [0x0A, 0x70, 0xFF, 0x0A, 0x00, 0x0D, 0x0A])  // "p\xFF", a NUL, CRLF
+        input.append(Data("play Khalid\n".utf8))
+        let vocabulary = Fixtures.corpusFolder.appendingPathComponent("vocabulary")
+        let arguments = ["--app-name", "ControlAudio", "--alternatives", "2",
+                         "--user-vocabulary", vocabulary.appendingPathComponent("user.json").path,
+                         "--global-vocabulary", vocabulary.appendingPathComponent("global.plist").path]
+        let first = try run(arguments, input: input)
+        XCTAssertEqual(first.status, 0, first.stderr)
+        XCTAssertEqual(first.lines.count, Fixtures.corpusUtterances.count + 3)
+        XCTAssertTrue(first.stdout.contains(#""vocabulary":[{"#), "the vocabularies were used")
+        let second = try run(arguments, input: input)
+        XCTAssertEqual(first.stdout, second.stdout, "two runs differ")
+        let one = try run(arguments + ["--jobs", "1"], input: input)
+        let four = try run(arguments + ["--jobs", "4"], input: input)
+        XCTAssertEqual(first.stdout, one.stdout, "--jobs 1 differs from the default")
+        XCTAssertEqual(one.stdout, four.stdout, "--jobs 4 differs from --jobs 1")
     }
 }

@@ -106,6 +106,15 @@ final class GrammarTests: XCTestCase {
         XCTAssertTrue(e2?.message.contains("not a value of sortOrder") ?? false, e2?.message ?? "")
     }
 
+    /// JSON has no infinity: a grammar cannot set one (it would make every result of the sentence unencodable).
+    func testInfiniteNumbersAreRefused() {
+        for value in ["inf", ".nan", "1e999"] {
+            let text = "intents:\n  MPRemoteCommand:\n    data:\n      - sentences: [\"faster\"]\n        set: {command: changePlaybackRate, playbackRate: \(value)}\n"
+            let e = grammarError(["a.yaml": text])
+            XCTAssertEqual(e?.location.line, 5, value)
+        }
+    }
+
     func testUnknownKeyAndUnbalancedBracket() {
         XCTAssertTrue(grammarError(["a.yaml": "intentz: {}\n"])?.message.contains("unknown key 'intentz'") ?? false)
         let e = grammarError(["a.yaml": "intents:\n  INPlayMediaIntent:\n    data:\n      - sentences: [\"play (a|b\"]\n"])

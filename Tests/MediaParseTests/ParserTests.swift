@@ -133,6 +133,22 @@ final class ParserTests: XCTestCase {
         XCTAssertTrue(parse(huge).error?.contains("characters") ?? false)
     }
 
+    /// Finding F5: a number too large for JSON made the whole line `{"error":"could not encode the result"}`,
+    /// without the utterance.
+    func testHugeNumbersStillGiveAWholeResult() throws {
+        for text in ["skip back 1e9999999999999999 minutes", "skip ahead \(String(repeating: "9", count: 400)) seconds",
+                     "skip back 1\(String(repeating: "0", count: 307)) hours", "play it at \(String(repeating: "9", count: 330))x speed"] {
+            let line = parse(text).jsonLine()
+            let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], line)
+            XCTAssertEqual(object["utterance"] as? String, text)
+            XCTAssertNil(object["error"], line)
+            for key in ["interval", "playbackSpeed", "playbackRate"] {
+                if let n = object[key] as? Double { XCTAssertTrue(n.isFinite, line) }
+            }
+        }
+        XCTAssertEqual(parse("skip back 30 seconds").interval, 30)
+    }
+
     func testJSONHasTheContractShape() throws {
         let line = parse("play Khalid").jsonLine()
         let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])

@@ -77,6 +77,26 @@ final class RecognizerTests: XCTestCase {
         XCTAssertEqual(try value(.duration, in: "one and a half minutes"), .number(90))
     }
 
+    /// Finding F5 (Fuzz/findings): "1e9999…" and hundreds of digits were read as an infinite number, which
+    /// JSON cannot hold. Only plain digits are numbers, and only finite ones.
+    func testOnlyFinitePlainDigitNumbers() throws {
+        XCTAssertNil(try value(.number, in: "1e9999999999999999"))
+        XCTAssertNil(try value(.number, in: "1e5"))
+        XCTAssertNil(try value(.number, in: "0x10"))
+        XCTAssertNil(try value(.number, in: "1.2.3"))
+        XCTAssertNil(try value(.number, in: String(repeating: "9", count: 400)))
+        XCTAssertNil(try value(.duration, in: String(repeating: "9", count: 400) + " minutes"))
+        // 10^307 is a finite number, but 10^307 minutes overflow.
+        let big = "1" + String(repeating: "0", count: 307)
+        XCTAssertEqual(try value(.number, in: big), .number(1e307))
+        XCTAssertNil(try value(.duration, in: big + " minutes"))
+        for e in try entities("\(big) minutes and \(big) minutes 1.5x 99999999999999999999th") {
+            if let n = e.value.number { XCTAssertTrue(n.isFinite, "\(e)") }
+        }
+        XCTAssertEqual(try value(.number, in: "0.5"), .number(0.5))
+        XCTAssertEqual(try value(.speed, in: "1.5x"), .number(1.5))
+    }
+
     func testFrequencies() throws {
         let f = try entities("play 89.1 FM").first { $0.kind == .frequency }
         XCTAssertEqual(f?.start, 1)

@@ -86,8 +86,8 @@ struct YAMLFile {
     }
 
     func number(_ node: Node, _ what: String) throws -> Double {
-        guard case let .scalar(s) = node, let v = Double(s.string) else {
-            throw GrammarError("\(what) must be a number", at: location(node))
+        guard case let .scalar(s) = node, let v = Double(s.string), v.isFinite else {
+            throw GrammarError("\(what) must be a (finite) number", at: location(node))
         }
         return v
     }
@@ -99,7 +99,8 @@ struct YAMLFile {
             switch s.string {
             case "true": return .flag(true)
             case "false": return .flag(false)
-            default: if let d = Double(s.string) { return .number(d) }
+            // Not "inf" or "nan": JSON has no such numbers.
+            default: if let d = Double(s.string), d.isFinite { return .number(d) }
             }
         }
         return .text(s.string)

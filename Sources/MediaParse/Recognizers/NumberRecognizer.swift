@@ -59,7 +59,10 @@ struct NumberRecognizer: Sendable {
         for (i, token) in tokens.enumerated() {
             let key = token.key
             guard key.unicodeScalars.first.map({ $0.properties.numericType != nil }) == true else { continue }
-            if let v = Double(key), key.allSatisfy({ $0.isASCII }) {
+            // Plain digits with at most one decimal point: not Double's other forms ("1e9999", "0x1p3"), which
+            // nobody says, and whose values can be infinite.
+            if key.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }), key.filter({ $0 == "." }).count <= 1,
+               let v = Double(key), v.isFinite {
                 numbers.append(Entity(start: i, end: i + 1, kind: .number, value: .number(v)))
                 // "70 's" (a clitic cut off by the tokenizer) or "70 s"
                 if i + 1 < tokens.count, settings.decadeDigitSuffixes.contains(tokens[i + 1].key), let d = Int(key),
@@ -73,7 +76,7 @@ struct NumberRecognizer: Sendable {
             }
             let digits = String(key.prefix { $0.isASCII && ($0.isNumber || $0 == ".") })
             let rest = String(key.dropFirst(digits.count))
-            guard let v = Double(digits) else { continue }
+            guard digits.filter({ $0 == "." }).count <= 1, let v = Double(digits), v.isFinite else { continue }
             if ["st", "nd", "rd", "th"].contains(rest) {
                 out.append(Entity(start: i, end: i + 1, kind: .ordinal, value: .number(v)))
             } else if settings.decadeDigitSuffixes.contains(rest), let d = Int(digits), let range = decadeRange(digits: d, width: digits.count) {
@@ -167,7 +170,9 @@ struct NumberRecognizer: Sendable {
                                        value: .number((a.value.number ?? 0) + (b.value.number ?? 0))))
             }
         }
-        return out + durations + compound
+        // Hundreds of digits, or hours of them, overflow to infinity, which JSON cannot hold: such a number is
+        // read as words, not as a number.
+        return (out + durations + compound).filter { $0.value.number?.isFinite ?? true }
     }
 
     private func matches(_ phrase: [String], _ tokens: [Token], at start: Int) -> Bool {

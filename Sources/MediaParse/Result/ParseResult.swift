@@ -170,7 +170,11 @@ public struct ParseResult: Codable, Sendable, Hashable {
     public func jsonLine(pretty: Bool = false) -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = pretty ? [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes] : [.sortedKeys, .withoutEscapingSlashes]
-        guard let data = try? encoder.encode(self) else { return #"{"intent":null,"error":"could not encode the result"}"# }
+        if let data = try? encoder.encode(self) { return String(decoding: data, as: UTF8.self) }
+        // Not expected (every number is finite); still one line that keeps the utterance.
+        var fallback = ParseResult(utterance: utterance, locale: locale, intent: nil)
+        fallback.error = "could not encode the result"
+        guard let data = try? encoder.encode(fallback) else { return #"{"intent":null,"error":"could not encode the result"}"# }
         return String(decoding: data, as: UTF8.self)
     }
 }
