@@ -279,10 +279,21 @@ struct Matcher {
                                         chart: &chart, steps: &steps)
                                 continue
                             }
+                            // Free text may end only where the target can go on: a target with no slot edge
+                            // needs the next word to be one of its words, or the utterance to end where it
+                            // accepts (the other ends would die there, so they are not stored).
+                            let onlyWords = automaton.slotEdges(target).isEmpty
                             var end = position
                             while end < n, end - position < maxWords, !exclude.contains(input.wordIDs[end]),
                                   input.lockAt.isEmpty || input.lockAt[end] < 0 {
                                 end += 1
+                                if onlyWords {
+                                    if end == n {
+                                        if automaton.acceptRange(target).isEmpty { continue }
+                                    } else if input.wordIDs[end] < 0 || automaton.wordTargets(target, input.wordIDs[end]).isEmpty {
+                                        continue
+                                    }
+                                }
                                 let words = Int64(end - position)
                                 capture(scratch, slot: slot, bit: bit, from: position, to: end, payload: -1,
                                         gain: -words * Rank.wildcardWord - Rank.wildcard, target: target,
