@@ -35,11 +35,11 @@ struct ReadingBuilder {
         var uses: [VocabularyUse] = []
         for step in chain {
             let range = Int(step.start)..<Int(step.end)
-            let said = utterance.originalText(tokens: range)
             guard step.slot >= 0 else {
-                if explain { words.append(.init(text: said, matched: "literal", value: nil)) }
+                if explain { words.append(.init(text: utterance.originalText(tokens: range), matched: "literal", value: nil)) }
                 continue
             }
+            let said = utterance.originalText(tokens: range)
             let ref = grammar.slots[Int(step.slot)]
             let value: SlotValue
             switch ref.source {
