@@ -99,6 +99,10 @@ final class ICUSessionPool: Sendable {
 /// "Beyoncé" and "BEYONCE" and "ｂｅｙｏｎｃｅ" all fold to "beyonce".
 func matchingForm(_ text: String) -> String {
     if text.utf8.allSatisfy({ ($0 >= 0x61 && $0 <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39) }) { return text }
+    // ASCII letters and digits: case folding is lower-casing, and there is nothing else to fold.
+    if text.utf8.allSatisfy({ ($0 >= 0x61 && $0 <= 0x7A) || ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x30 && $0 <= 0x39) }) {
+        return String(decoding: text.utf8.map { $0 >= 0x41 && $0 <= 0x5A ? $0 + 0x20 : $0 }, as: UTF8.self)
+    }
     let chars = Array(text.utf16)
     var out = [UInt16](repeating: 0, count: chars.count + 8)
     var n = chars.withUnsafeBufferPointer { mp_fold($0.baseAddress, Int32($0.count), &out, Int32(out.count)) }

@@ -63,9 +63,7 @@ struct Tokenizer: Sendable {
         var tokens: [Token] = []
         for segment in session.segments(utf16) where segment.kind != .none {
             let start = scalarAt[segment.start], end = scalarAt[segment.end]
-            var s = String.UnicodeScalarView()
-            s.append(contentsOf: scalars[start..<end])
-            let key = matchingForm(String(s))
+            let key = matchingForm(String(decoding: utf16[segment.start..<segment.end], as: UTF16.self))
             appendSplitting(Token(start: start, end: end, key: key, kind: segment.kind), into: &tokens)
         }
         return Utterance(text: text, scalars: scalars, tokens: tokens)
