@@ -29,17 +29,26 @@ public struct GrammarCatalog: Sendable {
     }
 
     /// Adds or replaces files from `directory`, laid out like `Grammars/` (`DIR/en/extra.yaml`).
+    ///
+    /// - Throws: `GrammarError` when `directory` is not a folder, holds no grammar file, or holds a file that
+    ///   cannot be read; the catalog is then unchanged.
     public mutating func overlay(directory: String) throws {
         let root = URL(fileURLWithPath: directory).standardizedFileURL
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: root.path, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw GrammarError("not a folder of grammars (expected DIR/<locale>/*.yaml)", at: SourceLocation(file: directory))
         }
-        guard let walker = FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil) else { return }
         var paths: [String] = []
-        for case let url as URL in walker where url.pathExtension == "yaml" || url.pathExtension == "yml" {
-            paths.append(url.standardizedFileURL.path)
+        if let walker = FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil) {
+            for case let url as URL in walker where url.pathExtension == "yaml" || url.pathExtension == "yml" {
+                paths.append(url.standardizedFileURL.path)
+            }
         }
+        guard !paths.isEmpty else {
+            throw GrammarError("no grammar files in this folder (expected DIR/<locale>/*.yaml)", at: SourceLocation(file: directory))
+        }
+        // Into a copy: a file that cannot be used leaves the catalog as it was.
+        var folders = self.folders
         for path in paths.sorted() {
             guard let data = FileManager.default.contents(atPath: path) else {
                 throw GrammarError("cannot read the file", at: SourceLocation(file: path))
@@ -54,6 +63,7 @@ public struct GrammarCatalog: Sendable {
             }
             folders[parts[0], default: [:]][parts[1]] = File(displayPath: path, text: text)
         }
+        self.folders = folders
     }
 
     /// Adds one file in memory, as if it were `folder/path` (for tools and tests).

@@ -307,6 +307,19 @@ struct GrammarLoader {
             throw GrammarError("list {\(name)} needs `values:` or `wildcard: true`", at: location)
         }
         var entries: [ListEntry] = []
+        // The same words may not give two different values: which one a parse got would depend on ranking
+        // ties, not on the grammar.
+        var given: [[String]: (value: SlotValue, location: SourceLocation)] = [:]
+        func checkUnique(_ forms: [[String]], _ value: SlotValue?, at location: SourceLocation) throws {
+            guard let value else { return }
+            for form in forms {
+                if let earlier = given[form], earlier.value != value {
+                    throw GrammarError("'\(form.joined(separator: " "))' already gives \(earlier.value) in {\(name)} (at \(earlier.location)); "
+                                       + "the same words cannot give two values (\(value) here)", at: location)
+                }
+                if given[form] == nil { given[form] = (value, location) }
+            }
+        }
         for item in try yaml.sequence(values.value, "values of {\(name)}") {
             if case .scalar = item {
                 let (text, spoken) = try template(item, "a value of {\(name)}")
@@ -316,6 +329,7 @@ struct GrammarLoader {
                 }
                 // One spoken form: it is also the value. Several: the value is what was said.
                 let value: SlotValue? = forms.count == 1 ? .text(Self.plainText(text)) : nil
+                try checkUnique(forms, value, at: yaml.textLocation(item))
                 entries.append(ListEntry(spoken: spoken, value: value, location: yaml.textLocation(item)))
                 continue
             }
@@ -335,6 +349,7 @@ struct GrammarLoader {
             } else if forms.count == 1 {
                 value = .text(Self.plainText(inText))
             }
+            try checkUnique(forms, value, at: yaml.textLocation(inNode.value))
             entries.append(ListEntry(spoken: spoken, value: value, location: yaml.textLocation(inNode.value)))
         }
         return ListDefinition(name: name, kind: .values(entries, literal: literal), location: location, level: level)

@@ -163,9 +163,13 @@ public struct GlobalVocabulary: Sendable, Hashable {
             } else {
                 detail = ((error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String) ?? "\(error)"
             }
-            var at = location
-            if let match = detail.firstMatch(of: #/line (\d+)/#) { at.line = Int(match.1) }
-            throw GrammarError("not a property list (XML or binary): \(detail)", at: at)
+            // The XML reader names "line 1" whatever the line; the tags say where an XML file goes wrong.
+            if let problem = firstXMLPlistProblem(in: data) {
+                throw GrammarError("invalid XML property list: \(problem.message)",
+                                   at: SourceLocation(file: file, line: problem.line, column: problem.column))
+            }
+            let reason = detail.replacing(#/ on line \d+/#, with: "")
+            throw GrammarError("not a property list (XML or binary): \(reason)", at: location)
         }
         guard format == .xml || format == .binary else {
             throw GrammarError("not an XML or binary property list (old-style text property lists are not accepted)", at: location)
