@@ -2,8 +2,8 @@
 # Feeds the parse command hostile input and checks what the contract promises for each case: exit status
 # 0, exactly one output line per input line (lines end at LF, CRLF or a lone CR), every output line a JSON
 # object with an "intent" key, and an "error" on each line that cannot be read. Prints, per case, the input
-# size, the lines, the error lines, the wall time and the peak memory
-# (/usr/bin/time -v).
+# size, the lines, the error lines, the wall time (start-up, about 0.3 s, included), the wall time per
+# line, and the peak memory (/usr/bin/time -v).
 #
 # Usage: Scripts/hostile-input.sh [MEDIAPARSE] [CASE...]
 #   MEDIAPARSE   the binary (default .build/release/mediaparse; build it with `swift build -c release`)
@@ -60,6 +60,11 @@ write("limits", u("\n".join([
 words = "play the newest song album by Khalid on Spotify in ControlAudio at double speed shuffled from the seventies " \
         "and add it to my road trip playlist".split()
 write("worst-inside-limits", u("\n".join(" ".join(words[(i + k) % len(words)] for i in range(64)) for k in range(40))) + b"\n")
+# Number words are the slowest to read (ICU's spell-out parser on every run of up to 7 of them).
+import random
+rng = random.Random(7)
+numbers = "one two three five eight nine twenty seventy nineteen hundred thousand million oh and a half minutes seconds x times".split()
+write("number-words-64", u("\n".join(" ".join(rng.choice(numbers) for _ in range(64)) for _ in range(300))) + b"\n")
 write("long-line-10MB", b"play " * (2 * 1024 * 1024))                       # one line of 10 MiB, no line end
 write("long-line-10MB-then-lines", b"play " * (2 * 1024 * 1024) + b"\nplay Khalid\nplay jazz\n")
 short = [b"play Khalid", b"pause", b"", b"x", b"play jazz", b"skip", b"who sings this", b"play 70s punk"]
@@ -75,9 +80,9 @@ EOF
 cases=("$@")
 if [ ${#cases[@]} -eq 0 ]; then
     cases=(invalid-utf8 nul bom crlf cr mixed-line-ends controls bidi emoji-combining limits worst-inside-limits
-           mixed long-line-10MB long-line-10MB-then-lines million-short-lines)
+           number-words-64 mixed long-line-10MB long-line-10MB-then-lines million-short-lines)
 fi
-printf '%-26s %10s %9s %7s %9s %9s %s\n' case "input" lines errors "wall s" "max RSS" result
+printf '%-26s %10s %9s %7s %9s %9s %9s %s\n' case "input" lines errors "wall s" "ms/line" "max RSS" result
 status=0
 for c in "${cases[@]}"; do
     in=$dir/$c.in
@@ -142,7 +147,8 @@ print(f"{len(lines)} {errors} {'ok' if not problems else 'FAIL: ' + '; '.join(pr
 EOF
 )
     read -r nlines nerrors result <<< "$verdict"
-    printf '%-26s %10s %9s %7s %9s %8sM %s\n' "$c" "$(stat -c %s "$in")" "$nlines" "$nerrors" "$wall" \
+    per_line=$(awk -v w="$wall" -v n="$nlines" 'BEGIN { if (n > 0) printf "%.3f", w * 1000 / n; else print "-" }')
+    printf '%-26s %10s %9s %7s %9s %9s %8sM %s\n' "$c" "$(stat -c %s "$in")" "$nlines" "$nerrors" "$wall" "$per_line" \
         "$(( ${rss:-0} / 1024 ))" "$result"
     case $result in ok) ;; *) status=1; [ -s "$dir/$c.err" ] && sed 's/^/    stderr: /' "$dir/$c.err" | head -5 ;; esac
 done

@@ -149,6 +149,22 @@ final class ParserTests: XCTestCase {
         XCTAssertEqual(parse("skip back 30 seconds").interval, 30)
     }
 
+    /// Bidi controls and invisible marks around a name are not part of it, nor of its span.
+    func testBidiControlsStayOutOfValuesAndSpans() {
+        let r = parse("play \u{202E}Khalid\u{202C}")
+        XCTAssertEqual(r.mediaSearch?.mediaName, "Khalid")
+        XCTAssertEqual(r.spans?["mediaName"], [6, 12])
+        let h = parse("play \u{2067}שלום\u{2069} on Spotify\u{200F}")
+        XCTAssertEqual(h.mediaSearch?.mediaName, "שלום")
+        XCTAssertEqual(h.appName, "Spotify")
+        XCTAssertEqual(h.spans?["mediaName"], [6, 10])
+        let z = parse("play \u{200B}Outer\u{FEFF} Peace\u{2060} by Toro y Moi")
+        XCTAssertEqual(z.mediaSearch?.mediaName, "Outer\u{FEFF} Peace")
+        XCTAssertEqual(z.mediaSearch?.artistName, "Toro y Moi")
+        // Inside a word they stay: the text is reported as it was said.
+        XCTAssertEqual(parse("play Kha\u{200E}lid").mediaSearch?.mediaName, "Kha\u{200E}lid")
+    }
+
     func testJSONHasTheContractShape() throws {
         let line = parse("play Khalid").jsonLine()
         let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])

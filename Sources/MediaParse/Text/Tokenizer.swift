@@ -62,11 +62,33 @@ struct Tokenizer: Sendable {
 
         var tokens: [Token] = []
         for segment in session.segments(utf16) where segment.kind != .none {
-            let start = scalarAt[segment.start], end = scalarAt[segment.end]
-            let key = matchingForm(String(decoding: utf16[segment.start..<segment.end], as: UTF16.self))
+            var start = scalarAt[segment.start], end = scalarAt[segment.end]
+            let whole = (start, end)
+            // The word breaker keeps format characters with the word before them ("Khalid" + U+202C); bidi
+            // controls and invisible marks at a word's edges are not part of what was said.
+            while end > start, Self.isInvisibleControl(scalars[end - 1]) { end -= 1 }
+            while start < end, Self.isInvisibleControl(scalars[start]) { start += 1 }
+            guard start < end else { continue }
+            let key: String
+            if (start, end) == whole {
+                key = matchingForm(String(decoding: utf16[segment.start..<segment.end], as: UTF16.self))
+            } else {
+                var s = String.UnicodeScalarView()
+                s.append(contentsOf: scalars[start..<end])
+                key = matchingForm(String(s))
+            }
             appendSplitting(Token(start: start, end: end, key: key, kind: segment.kind), into: &tokens)
         }
         return Utterance(text: text, scalars: scalars, tokens: tokens)
+    }
+
+    /// Bidi controls (LRM, RLM, ALM, embeddings, overrides, isolates), zero-width space, word joiner and a
+    /// byte order mark. Not ZWJ and ZWNJ, which shape the words and emoji they sit in.
+    static func isInvisibleControl(_ s: Unicode.Scalar) -> Bool {
+        switch s.value {
+        case 0x061C, 0x200B, 0x200E, 0x200F, 0x202A...0x202E, 0x2060, 0x2066...0x2069, 0xFEFF: return true
+        default: return false
+        }
     }
 
     /// Turns a word-sized piece of template or vocabulary text into matching-form words, the same way.
