@@ -1,5 +1,4 @@
 import CICU
-import Synchronization
 
 /// One ICU word breaker and spell-out number format for a locale. ICU's iterators keep state, so a
 /// session is used by one thread at a time; `ICUSessionPool` hands them out.
@@ -74,12 +73,12 @@ final class ICUSession: @unchecked Sendable {
 
 /// A small pool of `ICUSession`s of one locale, so that one `MediaParser` can serve many threads.
 final class ICUSessionPool: Sendable {
-    private let prototype: Mutex<ICUSession>
-    private let idle: Mutex<[ICUSession]>
+    private let prototype: Locked<ICUSession>
+    private let idle: Locked<[ICUSession]>
 
     init(locale: String) throws {
-        prototype = Mutex(try ICUSession(locale: locale))
-        idle = Mutex([])
+        prototype = Locked(try ICUSession(locale: locale))
+        idle = Locked([])
     }
 
     func withSession<T>(_ body: (ICUSession) throws -> T) rethrows -> T {

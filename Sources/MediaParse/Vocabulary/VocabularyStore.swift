@@ -1,6 +1,5 @@
 import Dispatch
 import Foundation
-import Synchronization
 
 /// The vocabulary the parser knows beside its grammar: the user's strings and the app's global items, indexed
 /// for look-up in utterances.
@@ -21,7 +20,7 @@ public final class VocabularyStore: Sendable {
     public let locale: String
     let normalizer: VocabularyNormalizer
     let pool: ICUSessionPool
-    private let state = Mutex(VocabularyState())
+    private let state = Locked(VocabularyState())
 
     /// An empty store reading phrases as `locale`'s grammar reads utterances (its clitics and number words).
     ///
@@ -185,8 +184,8 @@ public final class VocabularyStore: Sendable {
     }
 
     private final class ChunkResults: Sendable {
-        let slots: Mutex<[[[String]]]>
-        init(count: Int) { slots = Mutex(Array(repeating: [], count: count)) }
+        let slots: Locked<[[[String]]]>
+        init(count: Int) { slots = Locked(Array(repeating: [], count: count)) }
     }
 }
 
