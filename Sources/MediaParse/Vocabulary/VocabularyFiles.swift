@@ -128,6 +128,13 @@ public struct GlobalVocabulary: Sendable, Hashable {
     /// takes at least one byte of it).
     public init(data: Data, file: String) throws {
         let location = SourceLocation(file: file)
+        // Foundation's XML reader stops the process (a fatal error) on bytes that are not UTF-8 inside an
+        // <integer> (finding F6): XML is checked first.
+        if looksLikeXML(data), let bad = firstInvalidUTF8Offset(data) {
+            let (line, column) = lineAndColumn(ofByte: bad, in: data)
+            throw GrammarError("the XML property list is not UTF-8 text (byte \(bad))",
+                               at: SourceLocation(file: file, line: line, column: column))
+        }
         var format = PropertyListSerialization.PropertyListFormat.xml
         let root: Any
         func decoder() -> (PropertyListDecoder, PlistDecodingBudget) {
