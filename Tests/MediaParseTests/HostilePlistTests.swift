@@ -121,6 +121,17 @@ final class HostilePlistTests: XCTestCase {
         XCTAssertEqual(root?.message.hasPrefix("the top of the property list: found a set"), true, root?.message ?? "")
     }
 
+    /// Finding F6: bytes that are not UTF-8 inside an XML <integer> made Foundation's reader stop the process.
+    func testXMLThatIsNotUTF8IsRefusedWithItsPlace() {
+        var data = Data("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<plist version=\"1.0\">\n<dict>\n<key>a</key>\n<integer>".utf8)
+        data.append(contentsOf: [0xFF, 0xFF, 0x35])
+        data.append(Data("</integer>\n</dict>\n</plist>\n".utf8))
+        let (error, _) = readError(data)
+        XCTAssertEqual(error?.location.line, 5)
+        XCTAssertEqual(error?.location.column, 10)
+        XCTAssertTrue(error?.message.contains("not UTF-8") == true, error?.message ?? "")
+    }
+
     func testLargeRealVocabulariesStayUnderTheBudget() throws {
         // Foundation's writer shares equal strings; phrases equal to identifiers and identical examples
         // everywhere are the most sharing a real file has.

@@ -83,3 +83,25 @@ func firstXMLPlistProblem(in data: Data) -> (message: String, line: Int, column:
     if let top = stack.last { return ("<\(top.name)> is not closed", top.line, top.column) }
     return nil
 }
+
+/// Whether `data` starts like XML: an optional byte order mark and white space, then '<'.
+func looksLikeXML(_ data: Data) -> Bool {
+    var i = data.startIndex
+    if data.starts(with: [0xEF, 0xBB, 0xBF]) { i += 3 }
+    while i < data.endIndex, [0x20, 0x09, 0x0A, 0x0D].contains(data[i]) { i += 1 }
+    return i < data.endIndex && data[i] == UInt8(ascii: "<")
+}
+
+/// The byte offset of the first byte of `data` that is not part of valid UTF-8, or nil when all is valid.
+func firstInvalidUTF8Offset(_ data: Data) -> Int? {
+    var iterator = data.makeIterator()
+    var parser = Unicode.UTF8.ForwardParser()
+    var offset = 0
+    while true {
+        switch parser.parseScalar(from: &iterator) {
+        case let .valid(scalar): offset += scalar.count
+        case .error: return offset
+        case .emptyInput: return nil
+        }
+    }
+}
