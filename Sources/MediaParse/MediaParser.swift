@@ -33,24 +33,22 @@ public final class MediaParser: Sendable {
     ///   - appNames: the calling app's names (its name and `INAlternativeAppNames`), added to the built-in
     ///     list of well-known audio apps.
     ///   - catalog: where grammars come from: the built-in ones unless told otherwise.
-    /// - Throws: `UnsupportedLocaleError` when no grammar serves the locale; `GrammarError` (with file, line
-    ///   and column) when a grammar file is wrong.
     ///   - cacheCompiledGrammar: keep the compiled grammar on disk and read it back next time (see the
     ///     README: `MEDIAPARSE_CACHE` says where, or `off`). A grammar read back is the one compiled from the
     ///     same files by the same build of the library.
-    public convenience init(locale: String = "en-US", appNames: [String] = [], catalog: GrammarCatalog = .builtIn) throws {
-        try self.init(locale: locale, appNames: appNames, catalog: catalog, cacheCompiledGrammar: true)
-    }
-
-    public convenience init(locale: String, appNames: [String] = [], catalog: GrammarCatalog = .builtIn,
-                            cacheCompiledGrammar: Bool) throws {
+    /// - Throws: `UnsupportedLocaleError` when no grammar serves the locale; `GrammarError` (with file, line
+    ///   and column) when a grammar file is wrong.
+    public convenience init(locale: String = "en-US", appNames: [String] = [], catalog: GrammarCatalog = .builtIn,
+                            cacheCompiledGrammar: Bool = true) throws {
         try self.init(locale: locale, appNames: appNames, catalog: catalog,
                       cache: cacheCompiledGrammar ? GrammarCache.standard : GrammarCache(directory: nil))
     }
 
     /// - Parameter determinize: false matches on the epsilon-free automaton instead (for tests).
-    init(locale: String, appNames: [String] = [], catalog: GrammarCatalog = .builtIn, cache: GrammarCache,
+    ///   The cache is not used then: its files hold deterministic automata.
+    init(locale: String, appNames: [String] = [], catalog: GrammarCatalog = .builtIn, cache given: GrammarCache,
          determinize: Bool = true) throws {
+        let cache = determinize ? given : GrammarCache(directory: nil)
         let loader = GrammarLoader(catalog: catalog)
         let (name, chain) = try loader.resolve(locale)
         let settings = try loader.settings(name: name, chain: chain)

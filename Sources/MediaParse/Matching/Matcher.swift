@@ -238,9 +238,10 @@ struct Matcher {
                 if id >= 0, !locked {
                     for ti in automaton.wordTargets(u, id) {
                         let t = automaton.targets[ti]
+                        let target = chart.entry(position + 1, t)  // every entry holds at least one path
                         for p in scratch {
                             advance(p, slot: -1, bit: 0, from: position, to: position + 1, payload: -1,
-                                    gain: Rank.literal, captures: p.captures, target: t, chart: &chart, steps: &steps)
+                                    gain: Rank.literal, captures: p.captures, state: t, entry: target, chart: &chart, steps: &steps)
                         }
                     }
                 }
@@ -327,21 +328,23 @@ struct Matcher {
                          target: Int32, chart: inout Chart, steps: inout [Step]) {
         var h = UInt64(bitPattern: Int64(slot)) &* 0x9E37_79B9_7F4A_7C15
         h ^= UInt64(from) << 48 ^ UInt64(to) << 32 ^ UInt64(UInt32(bitPattern: payload))
+        var entry = -1  // made for the first path that may take the slot, then shared by the others
         for p in paths where p.filled & bit == 0 {
             let captures = (p.captures ^ h) &* 0xBF58_476D_1CE4_E5B9 &+ 0x94D0_49BB_1331_11EB
+            if entry < 0 { entry = chart.entry(to, target) }
             advance(p, slot: slot, bit: bit, from: from, to: to, payload: payload, gain: gain, captures: captures,
-                    target: target, chart: &chart, steps: &steps)
+                    state: target, entry: entry, chart: &chart, steps: &steps)
         }
     }
 
-    /// Adds the path `p` extended by one step to the best-k of `target` at `to`, unless it would not be kept.
+    /// Adds the path `p` extended by one step to the best-k of `entry` (state `state` at `to`), unless it
+    /// would not be kept.
     @inline(__always)
     private func advance(_ p: Path, slot: Int32, bit: UInt32, from: Int, to: Int, payload: Int32, gain: Int64,
-                         captures: UInt64, target: Int32, chart: inout Chart, steps: inout [Step]) {
+                         captures: UInt64, state: Int32, entry e: Int, chart: inout Chart, steps: inout [Step]) {
         let rank = Rank(value: p.rank.value + gain)
-        let e = chart.entry(to, target)
         guard let at = chart.slot(in: e, rank: rank, captures: captures) else { return }
-        steps.append(Step(parent: p.step, slot: slot, start: Int16(from), end: Int16(to), payload: payload, state: target))
+        steps.append(Step(parent: p.step, slot: slot, start: Int16(from), end: Int16(to), payload: payload, state: state))
         chart.insert(Path(rank: rank, step: Int32(steps.count - 1), filled: p.filled | bit, captures: captures), in: e, at: at)
     }
 }

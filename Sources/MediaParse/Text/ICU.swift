@@ -97,10 +97,13 @@ final class ICUSessionPool: Sendable {
 /// Text in matching form: NFKC case folding, accents removed, typographic apostrophes made plain.
 /// "Beyoncé" and "BEYONCE" and "ｂｅｙｏｎｃｅ" all fold to "beyonce".
 func matchingForm(_ text: String) -> String {
-    if text.utf8.allSatisfy({ ($0 >= 0x61 && $0 <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39) }) { return text }
     // ASCII letters and digits: case folding is lower-casing, and there is nothing else to fold.
-    if text.utf8.allSatisfy({ ($0 >= 0x61 && $0 <= 0x7A) || ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x30 && $0 <= 0x39) }) {
-        return String(decoding: text.utf8.map { $0 >= 0x41 && $0 <= 0x5A ? $0 + 0x20 : $0 }, as: UTF8.self)
+    var upper = false
+    if text.utf8.allSatisfy({ b in
+        if b >= 0x41 && b <= 0x5A { upper = true; return true }
+        return (b >= 0x61 && b <= 0x7A) || (b >= 0x30 && b <= 0x39)
+    }) {
+        return upper ? String(decoding: text.utf8.map { $0 >= 0x41 && $0 <= 0x5A ? $0 + 0x20 : $0 }, as: UTF8.self) : text
     }
     let chars = Array(text.utf16)
     var out = [UInt16](repeating: 0, count: chars.count + 8)

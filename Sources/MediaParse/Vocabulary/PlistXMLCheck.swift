@@ -12,10 +12,7 @@ func firstXMLPlistProblem(in data: Data) -> (message: String, line: Int, column:
     var stack: [Open] = []
     var line = 1, column = 1
     var i = 0
-    // Only for XML: after an optional byte order mark and white space, a '<'.
-    var first = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
-    while first < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[first]) { first += 1 }
-    guard first < bytes.count, bytes[first] == UInt8(ascii: "<") else { return nil }
+    guard looksLikeXML(data) else { return nil }
 
     func advance(to end: Int) {
         while i < end && i < bytes.count {
