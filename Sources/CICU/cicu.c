@@ -7,13 +7,43 @@
 #include <unicode/unum.h>
 #include <unicode/uchar.h>
 #include <unicode/ustring.h>
+#include <unicode/utrans.h>
 
 struct mp_text {
     UBreakIterator *words;
     UNumberFormat *spellout;   // default rule set, lenient parse
+    UNumberFormat *folded;     // the same rules in matching form (no accents, case folded), lenient parse; may be NULL
     UNumberFormat *formatter;  // used for formatting with named rule sets
     UChar defaultRuleSet[64];  // the formatter's own default, restored when no rule set is asked for
+    UTransliterator *transform;  // optional, applied to matching forms
 };
+
+/// The locale's spell-out rules folded like matching forms ("fünf" -> "funf", "dreißig" -> "dreissig"), so
+/// that words already in matching form can be parsed. NULL when ICU cannot build it.
+static UNumberFormat *open_folded(const UNumberFormat *spellout, const char *locale) {
+    UErrorCode err = U_ZERO_ERROR;
+    int32_t n = unum_toPattern(spellout, 0, NULL, 0, &err);
+    if (n <= 0) return NULL;
+    err = U_ZERO_ERROR;
+    UChar *rules = malloc(sizeof(UChar) * (size_t)(n + 1));
+    if (!rules) return NULL;
+    unum_toPattern(spellout, 0, rules, n + 1, &err);
+    UNumberFormat *f = NULL;
+    if (U_SUCCESS(err)) {
+        int32_t m = mp_fold(rules, n, NULL, 0);
+        UChar *out = m > 0 ? malloc(sizeof(UChar) * (size_t)m) : NULL;
+        if (out && mp_fold(rules, n, out, m) == m) {
+            UParseError pe;
+            err = U_ZERO_ERROR;
+            f = unum_open(UNUM_PATTERN_RULEBASED, out, m, locale, &pe, &err);
+            if (U_FAILURE(err)) { if (f) unum_close(f); f = NULL; }
+            else unum_setAttribute(f, UNUM_LENIENT_PARSE, 1);
+        }
+        free(out);
+    }
+    free(rules);
+    return f;
+}
 
 static void save_default_rule_set(mp_text *t) {
     UErrorCode err = U_ZERO_ERROR;
@@ -21,14 +51,21 @@ static void save_default_rule_set(mp_text *t) {
     t->defaultRuleSet[U_SUCCESS(err) && n < 63 ? n : 0] = 0;
 }
 
-mp_text *mp_text_open(const char *locale, int32_t *status) {
+mp_text *mp_text_open(const char *locale, const char *transform, int32_t *status) {
     UErrorCode err = U_ZERO_ERROR;
     mp_text *t = calloc(1, sizeof(mp_text));
     if (!t) { *status = U_MEMORY_ALLOCATION_ERROR; return NULL; }
     t->words = ubrk_open(UBRK_WORD, locale, NULL, 0, &err);
+    if (U_SUCCESS(err) && transform && transform[0]) {
+        UChar id[128];
+        u_uastrncpy(id, transform, 127);
+        id[127] = 0;
+        t->transform = utrans_openU(id, -1, UTRANS_FORWARD, NULL, 0, NULL, &err);
+    }
     if (U_SUCCESS(err)) t->spellout = unum_open(UNUM_SPELLOUT, NULL, 0, locale, NULL, &err);
     if (U_SUCCESS(err)) {
         unum_setAttribute(t->spellout, UNUM_LENIENT_PARSE, 1);
+        t->folded = open_folded(t->spellout, locale);
         t->formatter = unum_open(UNUM_SPELLOUT, NULL, 0, locale, NULL, &err);
         if (U_SUCCESS(err)) save_default_rule_set(t);
     }
@@ -43,7 +80,9 @@ mp_text *mp_text_clone(const mp_text *src, int32_t *status) {
     if (!t) { *status = U_MEMORY_ALLOCATION_ERROR; return NULL; }
     t->words = ubrk_clone(src->words, &err);
     if (U_SUCCESS(err)) t->spellout = unum_clone(src->spellout, &err);
+    if (U_SUCCESS(err) && src->folded) t->folded = unum_clone(src->folded, &err);
     if (U_SUCCESS(err)) t->formatter = unum_clone(src->formatter, &err);
+    if (U_SUCCESS(err) && src->transform) t->transform = utrans_clone(src->transform, &err);
     memcpy(t->defaultRuleSet, src->defaultRuleSet, sizeof t->defaultRuleSet);
     if (U_FAILURE(err)) { mp_text_close(t); *status = err; return NULL; }
     *status = 0;
@@ -54,7 +93,9 @@ void mp_text_close(mp_text *t) {
     if (!t) return;
     if (t->words) ubrk_close(t->words);
     if (t->spellout) unum_close(t->spellout);
+    if (t->folded) unum_close(t->folded);
     if (t->formatter) unum_close(t->formatter);
+    if (t->transform) utrans_close(t->transform);
     free(t);
 }
 
@@ -144,13 +185,30 @@ int32_t mp_fold(const uint16_t *chars, int32_t length, uint16_t *out, int32_t ca
     return result;
 }
 
-int32_t mp_parse_spellout(mp_text *t, const uint16_t *chars, int32_t length, double *value) {
+static int parse_whole(UNumberFormat *f, const UChar *chars, int32_t length, double *value) {
+    if (!f) return 0;
     UErrorCode err = U_ZERO_ERROR;
     int32_t pos = 0;
-    double v = unum_parseDouble(t->spellout, (const UChar *)chars, length, &pos, &err);
+    double v = unum_parseDouble(f, chars, length, &pos, &err);
     if (U_FAILURE(err) || pos != length) return 0;
     *value = v;
     return 1;
+}
+
+int32_t mp_parse_spellout(mp_text *t, const uint16_t *chars, int32_t length, double *value) {
+    const UChar *text = (const UChar *)chars;
+    // The locale's own rules (their lenient parse reads "quatre vingt dix" and "twenty first"), then the
+    // folded rules for words whose accents the matching form removed ("funfundachtzig", "troisieme"),
+    // then the folded rules with hyphens for spaces ("dix septieme").
+    if (parse_whole(t->spellout, text, length, value)) return 1;
+    if (!t->folded) return 0;
+    if (parse_whole(t->folded, text, length, value)) return 1;
+    int spaces = 0;
+    for (int32_t i = 0; i < length; i++) if (text[i] == ' ') spaces = 1;
+    if (!spaces || length > 512) return 0;
+    UChar hyphenated[512];
+    for (int32_t i = 0; i < length; i++) hyphenated[i] = text[i] == ' ' ? '-' : text[i];
+    return parse_whole(t->folded, hyphenated, length, value);
 }
 
 int32_t mp_format_spellout(mp_text *t, double value, const char *ruleSet, uint16_t *out, int32_t capacity) {
@@ -169,4 +227,38 @@ int32_t mp_format_spellout(mp_text *t, double value, const char *ruleSet, uint16
     int32_t n = unum_formatDouble(f, value, (UChar *)out, capacity, NULL, &err);
     if (err == U_BUFFER_OVERFLOW_ERROR) err = U_ZERO_ERROR;
     return U_FAILURE(err) ? -1 : n;
+}
+
+int32_t mp_rule_sets(mp_text *t, char *out, int32_t capacity) {
+    UErrorCode err = U_ZERO_ERROR;
+    UChar buf[2048];
+    int32_t n = unum_getTextAttribute(t->formatter, UNUM_PUBLIC_RULESETS, buf, 2048, &err);
+    if (U_FAILURE(err) || n >= 2048) return -1;
+    if (capacity > 0) {
+        int32_t m = n < capacity - 1 ? n : capacity - 1;
+        for (int32_t i = 0; i < m; i++) out[i] = buf[i] < 0x80 ? (char)buf[i] : '?';
+        out[m] = 0;
+    }
+    return n;
+}
+
+int32_t mp_decimal_separator(const char *locale, uint16_t *out, int32_t capacity) {
+    UErrorCode err = U_ZERO_ERROR;
+    UNumberFormat *f = unum_open(UNUM_DECIMAL, NULL, 0, locale, NULL, &err);
+    if (U_FAILURE(err)) return -1;
+    int32_t n = unum_getSymbol(f, UNUM_DECIMAL_SEPARATOR_SYMBOL, (UChar *)out, capacity, &err);
+    unum_close(f);
+    return U_FAILURE(err) ? -1 : n;
+}
+
+int32_t mp_has_transform(const mp_text *t) { return t->transform ? 1 : 0; }
+
+int32_t mp_transform(mp_text *t, uint16_t *chars, int32_t length, int32_t capacity) {
+    if (!t->transform) return length;
+    UErrorCode err = U_ZERO_ERROR;
+    int32_t textLength = length;
+    int32_t limit = length;
+    utrans_transUChars(t->transform, (UChar *)chars, &textLength, capacity, 0, &limit, &err);
+    if (err == U_BUFFER_OVERFLOW_ERROR) return textLength > capacity ? textLength : capacity + 1;
+    return U_FAILURE(err) ? -1 : textLength;
 }

@@ -23,9 +23,12 @@ public final class MediaParser: Sendable {
     public let vocabulary: VocabularyStore
 
     let grammar: CompiledGrammar
-    let tokenizer: Tokenizer
-    let numbers: NumberRecognizer
-    let pool: ICUSessionPool
+    let runtime: LanguageRuntime
+    var tokenizer: Tokenizer { runtime.tokenizer }
+    var numbers: NumberRecognizer { runtime.numbers }
+    var pool: ICUSessionPool { runtime.pool }
+    /// What the parser knows of its language besides the grammar (articles, number forms …).
+    public var profile: LanguageProfile { runtime.profile }
 
     /// Loads and compiles the grammar of `locale` ("en-US", "en_GB", or a language alone: "en").
     ///
@@ -49,12 +52,11 @@ public final class MediaParser: Sendable {
     init(locale: String, appNames: [String] = [], catalog: GrammarCatalog = .builtIn, cache given: GrammarCache,
          determinize: Bool = true) throws {
         let cache = determinize ? given : GrammarCache(directory: nil)
-        let loader = GrammarLoader(catalog: catalog)
-        let (name, chain) = try loader.resolve(locale)
-        let settings = try loader.settings(name: name, chain: chain)
-        let pool = try ICUSessionPool(locale: settings.icuLocale)
-        let tokenizer = Tokenizer(splitSuffixes: settings.splitSuffixes, splitPrefixes: settings.splitPrefixes)
-        let key = GrammarCache.key(locale: name, chain: chain, catalog: catalog, appNames: appNames)
+        let (runtime, loader) = try LanguageRuntime.load(locale: locale, catalog: catalog)
+        let settings = runtime.profile
+        let tokenizer = runtime.tokenizer
+        let pool = runtime.pool
+        let key = GrammarCache.key(locale: settings.name, chain: settings.chain, catalog: catalog, appNames: appNames)
         if let cached = cache.load(key, settings: settings) {
             self.grammar = cached
         } else {
@@ -70,13 +72,26 @@ public final class MediaParser: Sendable {
             cache.store(compiled, key: key)
             self.grammar = compiled
         }
-        self.locale = name
-        self.tokenizer = tokenizer
-        self.pool = pool
-        let numbers = pool.withSession { NumberRecognizer(settings: settings.numbers, session: $0, tokenizer: tokenizer) }
-        self.numbers = numbers
-        self.vocabulary = VocabularyStore(locale: name, tokenizer: tokenizer, numbers: numbers, pool: pool,
-                                          icuLocale: settings.icuLocale)
+        self.locale = settings.name
+        self.runtime = runtime
+        self.vocabulary = VocabularyStore(runtime: runtime)
+    }
+
+    /// What the recognisers find in `text` (numbers, ordinals, years, decades, speeds, durations, percentages,
+    /// frequencies), before any grammar: every reading, overlapping ones included.
+    public func recognize(_ text: String) -> RecognizedText {
+        pool.withSession { session in
+            let utterance = tokenizer.tokenize(text, session: session)
+            guard utterance.tokens.count <= Self.maxWords else { return RecognizedText(tokenCount: utterance.tokens.count, entities: []) }
+            let entities = numbers.recognize(utterance.tokens, session: session).map { e in
+                RecognizedEntity(kind: e.kind.rawValue, tokens: e.start..<e.end,
+                                 span: utterance.tokens[e.start].start..<utterance.tokens[e.end - 1].end,
+                                 text: utterance.originalText(tokens: e.start..<e.end), value: e.value)
+            }
+            return RecognizedText(tokenCount: utterance.tokens.count, entities: entities.sorted {
+                ($0.tokens.lowerBound, $0.tokens.upperBound, $0.kind) < ($1.tokens.lowerBound, $1.tokens.upperBound, $1.kind)
+            })
+        }
     }
 
     /// Size of the compiled grammar: states, word edges, slot edges, epsilon edges, sentences.
@@ -207,5 +222,34 @@ public final class MediaParser: Sendable {
         var s = 1.0 - 0.5 * Double(reading.wildcardWords) / Double(max(words, 1))
         if tied { s *= 0.85 }
         return (s * 100).rounded() / 100
+    }
+}
+
+/// What the recognisers read in a text (`MediaParser.recognize`).
+public struct RecognizedText: Sendable {
+    /// How many words the tokenizer made of the text.
+    public var tokenCount: Int
+    public var entities: [RecognizedEntity]
+}
+
+/// One reading of some words by a recogniser.
+public struct RecognizedEntity: Sendable, Hashable {
+    /// "number", "ordinal", "year", "decade", "speed", "duration", "percent", "frequency".
+    public var kind: String
+    /// The words it covers, `[start, end)` in the text's tokens.
+    public var tokens: Range<Int>
+    /// The same in Unicode scalars of the text.
+    public var span: Range<Int>
+    /// The words as written.
+    public var text: String
+    public var value: SlotValue
+
+    /// The value as one number: the number itself; a year's or decade's first year; a duration's seconds.
+    public var number: Double? {
+        switch value {
+        case let .number(n): return n
+        case let .dateRange(start, _): return Double(start.prefix(4))
+        default: return nil
+        }
     }
 }

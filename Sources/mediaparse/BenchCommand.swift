@@ -7,7 +7,8 @@ struct Bench: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Measure parse rate, latency, start-up and memory (use a release build).",
         discussion: """
-            Utterances come from Benchmarks/<locale>.txt (a fixed, committed mix) or --utterances FILE. The
+            Utterances come from Benchmarks/<locale>.txt (a fixed, committed mix), else from the texts of the
+            locale's corpus (Corpus/<locale>/*.yaml), or from --utterances FILE. The
             floor is ICU alone (matching-form folding plus word breaking, iterator reused) over the same
             utterances in the same run; the parser's cost is reported as a multiple of it.
             """
@@ -32,11 +33,18 @@ struct Bench: ParsableCommand {
     var json = false
 
     func run() throws {
-        let path = utterances ?? "Benchmarks/\(locale).txt"
-        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
-            throw ValidationError("cannot read \(path) (run from the package folder, or give --utterances FILE)")
+        var path = utterances ?? "Benchmarks/\(locale).txt"
+        var mix: [String]
+        if let text = try? String(contentsOfFile: path, encoding: .utf8) {
+            mix = text.split(separator: "\n").map(String.init).filter { !$0.isEmpty }
+        } else if utterances == nil, case let files = CorpusFile.files(under: "Corpus/\(locale)"), !files.isEmpty {
+            // No committed mix: the locale's own corpus, every utterance of its tests.
+            path = "Corpus/\(locale)"
+            mix = try files.flatMap { try CorpusFile(path: $0).cases.map(\.text) }
+        } else {
+            throw ValidationError("cannot read \(path) nor a corpus in Corpus/\(locale) (run from the package folder, or give --utterances FILE)")
         }
-        let mix = text.split(separator: "\n").map(String.init).filter { !$0.isEmpty }
+        guard !mix.isEmpty else { throw ValidationError("no utterances in \(path)") }
         var figures: [String: Double] = ["utterances": Double(mix.count), "iterations": Double(iterations)]
         func row(_ name: String, _ value: String, _ keyed: [String: Double] = [:]) {
             figures.merge(keyed) { $1 }

@@ -44,17 +44,7 @@ struct Test: ParsableCommand {
     @Option(help: ArgumentHelp("Write the figures as JSON.", valueName: "file.json"))
     var json: String?
 
-    @Option(name: .customLong("app-name"), help: "An app name known to every case (besides a corpus file's own).")
-    var appNames: [String] = []
-
-    @Option(name: .customLong("user-vocabulary"), help: ArgumentHelp("A user vocabulary for every case.", valueName: "file.json"))
-    var userVocabulary: [String] = []
-
-    @Option(name: .customLong("global-vocabulary"), help: ArgumentHelp("A global vocabulary for every case.", valueName: "file.plist"))
-    var globalVocabulary: [String] = []
-
-    @Option(help: ArgumentHelp("Grammar folders that add to or replace the built-in ones.", valueName: "dir"))
-    var grammars: [String] = []
+    @OptionGroup var options: ParserOptions
 
     @Option(help: "Print at most this many failures.")
     var maxFailures = 100
@@ -71,9 +61,7 @@ struct Test: ParsableCommand {
         let cases: [TestCase]
         let tester: CorpusTester
         do {
-            var catalog = GrammarCatalog.builtIn
-            for dir in grammars { try catalog.overlay(directory: dir) }
-            tester = CorpusTester(catalog: catalog)
+            tester = CorpusTester(catalog: try options.catalog())
             cases = try loadCases()
         } catch let error as GrammarError {
             fail("\(error)")
@@ -160,9 +148,9 @@ struct Test: ParsableCommand {
             case .jsonl: loaded = try LabelledSetImporter.jsonLines(path: file, locale: locale)
             }
             for i in loaded.indices {
-                loaded[i].appNames += appNames
-                loaded[i].userVocabulary += userVocabulary
-                loaded[i].globalVocabulary += globalVocabulary
+                loaded[i].appNames += options.appNames
+                loaded[i].userVocabulary += options.userVocabulary
+                loaded[i].globalVocabulary += options.globalVocabulary
             }
             cases += loaded
         }

@@ -33,19 +33,7 @@ struct Parse: ParsableCommand {
     @Option(help: "The locale: BCP 47 (de-DE) or ICU (de_DE) form; a language alone picks its default region.")
     var locale = "en-US"
 
-    @Option(name: .customLong("app-name"), help: "A name of the calling app (repeat for its alternative names).")
-    var appNames: [String] = []
-
-    @Option(name: .customLong("user-vocabulary"),
-            help: ArgumentHelp("User vocabulary: a JSON object of INVocabularyStringType names to ordered lists of strings, most important first.", valueName: "file.json"))
-    var userVocabulary: [String] = []
-
-    @Option(name: .customLong("global-vocabulary"),
-            help: ArgumentHelp("Global vocabulary: an AppIntentVocabulary.plist (XML or binary).", valueName: "file.plist"))
-    var globalVocabulary: [String] = []
-
-    @Option(help: ArgumentHelp("A folder of grammar files laid out like Grammars/ (DIR/en/*.yaml) that add to or replace the built-in ones.", valueName: "dir"))
-    var grammars: [String] = []
+    @OptionGroup var options: ParserOptions
 
     @Flag(help: "Indent the JSON (one object per utterance, over several lines).")
     var pretty = false
@@ -67,13 +55,11 @@ struct Parse: ParsableCommand {
     func run() throws {
         let parser: MediaParser
         do {
-            var catalog = GrammarCatalog.builtIn
-            for dir in grammars { try catalog.overlay(directory: dir) }
-            parser = try MediaParser(locale: locale, appNames: appNames, catalog: catalog)
-            for file in userVocabulary {
+            parser = try MediaParser(locale: locale, appNames: options.appNames, catalog: try options.catalog())
+            for file in options.userVocabulary {
                 try parser.vocabulary.setUserVocabulary(UserVocabulary(contentsOfFile: file))
             }
-            for file in globalVocabulary {
+            for file in options.globalVocabulary {
                 parser.vocabulary.loadGlobal(try GlobalVocabulary(contentsOfFile: file))
             }
         } catch let error as UnsupportedLocaleError {

@@ -15,8 +15,14 @@ final class CorpusTests: XCTestCase {
         XCTAssertFalse(files.isEmpty, "no corpus files under \(Self.corpusDirectory)")
         let tester = CorpusTester()
         var run = TestRun()
+        // A file that cannot be run (a bad file, a locale whose grammar does not load) fails the test but
+        // not the other files, so that one run shows every problem.
         for path in files {
-            try tester.run(TestCase.cases(of: try CorpusFile(path: path)), into: &run)
+            do {
+                try tester.run(TestCase.cases(of: try CorpusFile(path: path)), into: &run)
+            } catch {
+                XCTFail("\(path): \(error)")
+            }
         }
         for failure in run.failures { XCTFail(failure.report) }
         print("corpus: \(run.outcomes.count - run.failures.count) of \(run.outcomes.count) utterances pass")

@@ -3,24 +3,29 @@ import XCTest
 
 /// Numbers, ordinals, years, decades, speeds, durations and frequencies, in digits and in words.
 final class RecognizerTests: XCTestCase {
-    static let settings: NumberSettings = {
-        var n = NumberSettings()
-        n.decadeSuffixes = [("ies", "y")]
-        n.decadeDigitSuffixes = ["s", "'s"]
-        n.fractions = [["and", "a", "half"]: 0.5, ["half"]: 0.5]
-        n.speedSuffixes = ["x", "times"]
-        n.durationUnits = ["second": 1, "seconds": 1, "minute": 60, "minutes": 60]
+    /// English number forms as a locale.yaml would give them (the test does not read Grammars/en).
+    static let forms: NumberForms = {
+        var n = NumberForms()
+        n.fractions = [("and a half", 0.5), ("half", 0.5)]
+        n.durationUnits = [("second", 1), ("seconds", 1), ("minute", 60), ("minutes", 60)]
         n.articlesAsOne = ["a", "an"]
         n.yearZeroWords = ["oh"]
         n.frequencyBands = ["fm", "am"]
-        n.aliases = ["fourties": "forties"]
+        n.aliases = [("fourties", "forties")]
+        n.stemEndings = ["y"]
+        let fold: (String) -> String = { $0 }
+        n.derived[.decade] = DerivedForms(glued: ["{digits}s", "{words}ies"].compactMap { GluedForm($0, fold: fold) },
+                                          phrases: [("{digits} ('s|s)", SourceLocation(file: "test"))])
+        n.derived[.speed] = DerivedForms(glued: ["{digits}x"].compactMap { GluedForm($0, fold: fold) },
+                                         phrases: [("{number} (x|times)", SourceLocation(file: "test"))])
+        n.derived[.ordinal] = DerivedForms(glued: ["{digits}st", "{digits}nd", "{digits}rd", "{digits}th"].compactMap { GluedForm($0, fold: fold) })
         return n
     }()
 
     func entities(_ text: String) throws -> [Entity] {
         let session = try ICUSession(locale: "en_US")
         let tokenizer = Tokenizer(splitSuffixes: ["'s"])
-        let recognizer = NumberRecognizer(settings: Self.settings, session: session, tokenizer: tokenizer)
+        let recognizer = try NumberRecognizer(forms: Self.forms, icuLocale: "en_US", session: session, tokenizer: tokenizer)
         return recognizer.recognize(tokenizer.tokenize(text, session: session).tokens, session: session)
     }
 

@@ -25,9 +25,10 @@ enum {
 /// Not thread-safe; use `mp_text_clone` to get one per thread.
 typedef struct mp_text mp_text;
 
-/// Opens the bundle for `locale` (ICU form, "en_US"). Returns NULL and a non-zero ICU error code in
-/// `*status` on failure.
-mp_text *mp_text_open(const char *locale, int32_t *status);
+/// Opens the bundle for `locale` (ICU form, "en_US"). `transform` is an ICU transliterator ID applied to
+/// the matching form of words ("Traditional-Simplified"), or NULL. Returns NULL and a non-zero ICU error
+/// code in `*status` on failure.
+mp_text *mp_text_open(const char *locale, const char *transform, int32_t *status);
 /// A copy that may be used on another thread.
 mp_text *mp_text_clone(const mp_text *text, int32_t *status);
 void mp_text_close(mp_text *text);
@@ -53,6 +54,22 @@ int32_t mp_parse_spellout(mp_text *text, const uint16_t *chars, int32_t length, 
 /// unknown rule set); writes at most `capacity`.
 int32_t mp_format_spellout(mp_text *text, double value, const char *ruleSet,
                            uint16_t *out, int32_t capacity);
+
+/// The names of the locale's public spell-out rule sets, separated by ';' ("%spellout-cardinal;…").
+/// Returns the length needed (-1 on error); writes at most `capacity` bytes (ASCII), NUL-terminated when
+/// there is room.
+int32_t mp_rule_sets(mp_text *text, char *out, int32_t capacity);
+
+/// The locale's decimal separator (UTF-16, usually one unit). Returns its length (-1 on error).
+int32_t mp_decimal_separator(const char *locale, uint16_t *out, int32_t capacity);
+
+/// Applies the bundle's transliterator (see `mp_text_open`) to `chars` in place when it has one. Returns
+/// the new length (may exceed `capacity`: call again with more room), or `length` unchanged when the bundle
+/// has none, or -1 on error.
+int32_t mp_transform(mp_text *text, uint16_t *chars, int32_t length, int32_t capacity);
+
+/// 1 when the bundle has a transliterator.
+int32_t mp_has_transform(const mp_text *text);
 
 #ifdef __cplusplus
 }

@@ -18,6 +18,18 @@ public struct CorpusFile: Sendable {
     public var userVocabulary: [String]
     public var globalVocabulary: [String]
     public var cases: [Case]
+    /// Phrase -> value cases for the recognisers alone (Duckling's habit), from `recognizers:`.
+    public var recognizerCases: [RecognizerCase]
+
+    /// One recogniser case: `text` must be read wholly as one entity of `kind` with `value` (nil: as none).
+    public struct RecognizerCase: Sendable {
+        public var text: String
+        /// "number", "ordinal", "year", "decade", "speed", "duration", "percent"
+        public var kind: String
+        /// The number; a year or decade is its first year; a duration its seconds.
+        public var value: Double?
+        public var location: SourceLocation
+    }
 
     /// Reads a corpus file. Errors name the file, line and column.
     public init(path: String) throws {
@@ -35,7 +47,7 @@ public struct CorpusFile: Sendable {
         let yaml = try YAMLFile(path: path, text: text)
         guard let root = yaml.root else { throw GrammarError("empty corpus file", at: SourceLocation(file: path)) }
         let top = try yaml.mapping(root, "a corpus file")
-        try yaml.checkKeys(top, allowed: ["locale", "app_names", "user_vocabulary", "global_vocabulary", "tests"],
+        try yaml.checkKeys(top, allowed: ["locale", "app_names", "user_vocabulary", "global_vocabulary", "tests", "recognizers"],
                            in: "a corpus file")
         guard let locale = try top.first(where: { $0.key == "locale" }).map({ try yaml.string($0.value, "locale") }) else {
             throw GrammarError("a corpus file needs `locale:`", at: yaml.location(root))
@@ -51,6 +63,39 @@ public struct CorpusFile: Sendable {
         userVocabulary = try files("user_vocabulary")
         globalVocabulary = try files("global_vocabulary")
         cases = []
+        recognizerCases = []
+        if let recognizers = top.first(where: { $0.key == "recognizers" }) {
+            for item in try yaml.sequence(recognizers.value, "recognizers") {
+                let fields = try yaml.mapping(item, "a recogniser case")
+                try yaml.checkKeys(fields, allowed: ["kind", "text", "texts", "value"], in: "a recogniser case")
+                guard let kindNode = fields.first(where: { $0.key == "kind" }) else {
+                    throw GrammarError("a recogniser case needs `kind:` (\(RecognizerKind.allCases.map(\.rawValue).joined(separator: ", ")))",
+                                       at: yaml.location(item))
+                }
+                let kindName = try yaml.string(kindNode.value, "kind")
+                guard let kind = RecognizerKind(rawValue: kindName), kind != .releaseDate, kind != .frequency else {
+                    throw GrammarError("unknown recogniser '\(kindName)'; expected one of: number, ordinal, year, decade, speed, duration, percent",
+                                       at: yaml.location(kindNode.value))
+                }
+                guard let valueNode = fields.first(where: { $0.key == "value" }) else {
+                    throw GrammarError("a recogniser case needs `value:` (a number, or null for none)", at: yaml.location(item))
+                }
+                let value: Double?
+                if valueNode.value.null != nil {
+                    value = nil
+                } else {
+                    value = try yaml.number(valueNode.value, "value")
+                }
+                var texts: [Node] = []
+                if let t = fields.first(where: { $0.key == "text" }) { texts.append(t.value) }
+                if let t = fields.first(where: { $0.key == "texts" }) { texts += try yaml.sequence(t.value, "texts") }
+                guard !texts.isEmpty else { throw GrammarError("a recogniser case needs `text:` or `texts:`", at: yaml.location(item)) }
+                for t in texts {
+                    recognizerCases.append(RecognizerCase(text: try yaml.string(t, "text"), kind: kind.rawValue, value: value,
+                                                          location: yaml.location(t)))
+                }
+            }
+        }
         guard let tests = top.first(where: { $0.key == "tests" }) else { return }
         for item in try yaml.sequence(tests.value, "tests") {
             let fields = try yaml.mapping(item, "a test")

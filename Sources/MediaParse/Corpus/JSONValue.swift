@@ -72,7 +72,11 @@ public enum JSONValue: Codable, Sendable, Hashable, CustomStringConvertible {
 
     /// The differences between an expectation (`self`) and `actual`: every key the expectation names must
     /// be there with that value (objects compared recursively); an expected `null` means absent.
-    public func differences(from actual: JSONValue?, path: String = "", loose: Bool = false) -> [String] {
+    ///
+    /// - Parameters:
+    ///   - loose: compare strings in loose form (case, accents, punctuation and a leading article ignored).
+    ///   - articles: the articles a loose comparison ignores at the start (the locale's, in matching form).
+    public func differences(from actual: JSONValue?, path: String = "", loose: Bool = false, articles: [String] = []) -> [String] {
         let here = path.isEmpty ? "(result)" : path
         switch self {
         case .null:
@@ -83,18 +87,19 @@ public enum JSONValue: Codable, Sendable, Hashable, CustomStringConvertible {
                 return ["\(here): expected \(self), got \(actual.map(\.description) ?? "nothing")"]
             }
             return expected.keys.sorted().flatMap { key in
-                expected[key]!.differences(from: got[key], path: path.isEmpty ? key : "\(path).\(key)", loose: loose)
+                expected[key]!.differences(from: got[key], path: path.isEmpty ? key : "\(path).\(key)", loose: loose,
+                                           articles: articles)
             }
         case let .number(n):
             if case let .number(m)? = actual, abs(n - m) < 1e-6 { return [] }
         case let .array(expected):
             if case let .array(got)? = actual, got.count == expected.count {
                 return zip(expected, got).enumerated().flatMap { i, pair in
-                    pair.0.differences(from: pair.1, path: "\(here)[\(i)]", loose: loose)
+                    pair.0.differences(from: pair.1, path: "\(here)[\(i)]", loose: loose, articles: articles)
                 }
             }
         case let .string(s) where loose:
-            if case let .string(t)? = actual, Self.looseForm(s) == Self.looseForm(t) { return [] }
+            if case let .string(t)? = actual, Self.looseForm(s, articles: articles) == Self.looseForm(t, articles: articles) { return [] }
         default:
             if actual == self { return [] }
         }

@@ -78,7 +78,7 @@ struct GrammarCache {
         directory?.appendingPathComponent(String(format: "%016llx.grammar", key))
     }
 
-    func load(_ key: UInt64, settings: LocaleSettings) -> CompiledGrammar? {
+    func load(_ key: UInt64, settings: LanguageProfile) -> CompiledGrammar? {
         guard let url = url(key), let data = try? Data(contentsOf: url, options: .mappedIfSafe) else { return nil }
         return data.withUnsafeBytes { bytes -> CompiledGrammar? in
             var reader = BinaryReader(bytes: bytes)
@@ -315,7 +315,7 @@ extension CompiledGrammar {
         for stack in ruleStacks { w.i32s(stack) }
     }
 
-    init(reading r: inout BinaryReader, settings: LocaleSettings) throws {
+    init(reading r: inout BinaryReader, settings: LanguageProfile) throws {
         let words = try r.strings()
         var ids: [String: Int32] = [:]
         ids.reserveCapacity(words.count)

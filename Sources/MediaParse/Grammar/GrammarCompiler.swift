@@ -87,7 +87,7 @@ struct ListTrie: Sendable {
 
 /// A locale's grammar compiled once into an automaton over word IDs, ready to match many utterances.
 struct CompiledGrammar: Sendable {
-    var settings: LocaleSettings
+    var settings: LanguageProfile
     var wordIDs: [String: Int32]
     /// The epsilon-free automaton (several targets per edge), kept for grammar coverage.
     var nfa: Automaton

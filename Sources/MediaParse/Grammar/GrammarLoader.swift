@@ -1,40 +1,6 @@
 import Foundation
 import Yams
 
-/// Number words the locale's spell-out rules do not cover, from `locale.yaml`'s `numbers:`.
-struct NumberSettings: Sendable {
-    /// seventies -> strip "ies", add "y" -> seventy -> 70
-    var decadeSuffixes: [(strip: String, add: String)] = []
-    /// 70s, 1970s
-    var decadeDigitSuffixes: [String] = []
-    /// "and a half" -> 0.5, keyed by matching-form words
-    var fractions: [[String]: Double] = [:]
-    /// 1.5x, "two times"
-    var speedSuffixes: [String] = []
-    /// "seconds" -> 1, "minutes" -> 60
-    var durationUnits: [String: Double] = [:]
-    /// "a minute": words that stand for one before a unit
-    var articlesAsOne: [String] = []
-    /// Misspellings read as the word they stand for ("fourties" -> "forties")
-    var aliases: [String: String] = [:]
-    /// Words after a number that make it a radio frequency: "fm", "am", "mhz"
-    var frequencyBands: [String] = []
-    /// Words that join the two halves of a year ("nineteen oh five"): "oh", "o"
-    var yearZeroWords: [String] = []
-}
-
-/// What a locale folder chain says about the locale itself.
-struct LocaleSettings: Sendable {
-    /// The locale results report, BCP 47 ("en-US").
-    var name: String
-    /// Folders loaded, most general first.
-    var chain: [String]
-    var icuLocale: String
-    var splitSuffixes: [String] = []
-    var splitPrefixes: [String] = []
-    var numbers = NumberSettings()
-}
-
 struct ListEntry: Sendable {
     var spoken: TemplateNode
     var value: SlotValue?
@@ -71,7 +37,7 @@ struct SentenceDefinition: Sendable {
 
 /// A locale's grammar as written: settings, rules, lists and sentences, not yet compiled.
 struct GrammarDefinition: Sendable {
-    var settings: LocaleSettings
+    var settings: LanguageProfile
     var rules: [String: RuleDefinition] = [:]
     var lists: [String: ListDefinition] = [:]
     var sentences: [SentenceDefinition] = []
@@ -139,69 +105,13 @@ struct GrammarLoader {
         return out
     }
 
-    /// Reads the settings of every folder of the chain, later folders overriding earlier keys.
-    func settings(name: String, chain: [String]) throws -> LocaleSettings {
-        var settings = LocaleSettings(name: name, chain: chain, icuLocale: name.replacingOccurrences(of: "-", with: "_"))
-        for folder in chain {
-            guard let file = catalog.folders[folder]?["locale.yaml"] else { continue }
-            let yaml = try YAMLFile(path: file.displayPath, text: file.text)
-            guard let root = yaml.root else { continue }
-            let entries = try yaml.mapping(root, "locale.yaml")
-            try yaml.checkKeys(entries, allowed: ["fallback", "default_region", "icu_locale", "split_suffixes",
-                                                  "split_prefixes", "numbers"], in: "locale.yaml")
-            for e in entries {
-                switch e.key {
-                case "icu_locale": settings.icuLocale = try yaml.string(e.value, "icu_locale")
-                case "split_suffixes": settings.splitSuffixes = try yaml.strings(e.value, "split_suffixes").map(matchingForm)
-                case "split_prefixes": settings.splitPrefixes = try yaml.strings(e.value, "split_prefixes").map(matchingForm)
-                case "numbers": try readNumbers(e.value, yaml: yaml, into: &settings.numbers)
-                default: break
-                }
-            }
-        }
-        return settings
-    }
-
-    private func readNumbers(_ node: Node, yaml: YAMLFile, into numbers: inout NumberSettings) throws {
-        let entries = try yaml.mapping(node, "numbers")
-        try yaml.checkKeys(entries, allowed: ["decade_suffixes", "decade_digit_suffixes", "fractions", "speed_suffixes",
-                                              "duration_units", "articles_as_one", "year_zero_words", "frequency_bands", "number_aliases"], in: "numbers")
-        for e in entries {
-            switch e.key {
-            case "decade_suffixes":
-                numbers.decadeSuffixes = try yaml.sequence(e.value, "decade_suffixes").map { item in
-                    let m = try yaml.mapping(item, "a decade suffix")
-                    try yaml.checkKeys(m, allowed: ["strip", "add"], in: "a decade suffix")
-                    let strip = try m.first { $0.key == "strip" }.map { try yaml.string($0.value, "strip") } ?? ""
-                    let add = try m.first { $0.key == "add" }.map { try yaml.string($0.value, "add") } ?? ""
-                    return (matchingForm(strip), matchingForm(add))
-                }
-            case "decade_digit_suffixes":
-                numbers.decadeDigitSuffixes = try yaml.strings(e.value, "decade_digit_suffixes").map(matchingForm)
-            case "fractions":
-                for f in try yaml.mapping(e.value, "fractions") {
-                    let words = f.key.split(separator: " ").map { matchingForm(String($0)) }
-                    numbers.fractions[words] = try yaml.number(f.value, "a fraction")
-                }
-            case "speed_suffixes": numbers.speedSuffixes = try yaml.strings(e.value, "speed_suffixes").map(matchingForm)
-            case "duration_units":
-                for u in try yaml.mapping(e.value, "duration_units") {
-                    numbers.durationUnits[matchingForm(u.key)] = try yaml.number(u.value, "seconds of a unit")
-                }
-            case "articles_as_one": numbers.articlesAsOne = try yaml.strings(e.value, "articles_as_one").map(matchingForm)
-            case "number_aliases":
-                for a in try yaml.mapping(e.value, "number_aliases") {
-                    numbers.aliases[matchingForm(a.key)] = matchingForm(try yaml.string(a.value, "an alias"))
-                }
-            case "frequency_bands": numbers.frequencyBands = try yaml.strings(e.value, "frequency_bands").map(matchingForm)
-            case "year_zero_words": numbers.yearZeroWords = try yaml.strings(e.value, "year_zero_words").map(matchingForm)
-            default: break
-            }
-        }
+    /// Reads the language profile of the chain (every folder's `locale.yaml`, later ones overriding keys).
+    func settings(name: String, chain: [String]) throws -> LanguageProfile {
+        try LanguageProfile.read(name: name, chain: chain, catalog: catalog)
     }
 
     /// Reads every grammar file of the chain. `splitWords` cuts template words like utterances.
-    func load(settings: LocaleSettings, splitWords: @escaping (String) -> [String]) throws -> GrammarDefinition {
+    func load(settings: LanguageProfile, splitWords: @escaping (String) -> [String]) throws -> GrammarDefinition {
         var grammar = GrammarDefinition(settings: settings)
         // Later folders replace files of the same path; the level of a definition is its folder's place.
         var files: [String: (level: Int, file: GrammarCatalog.File)] = [:]
@@ -237,7 +147,18 @@ struct GrammarLoader {
                     if let existing = grammar.rules[rule.key], existing.level == level {
                         throw GrammarError("rule <\(rule.key)> is already defined at \(existing.location)", at: location)
                     }
-                    let (_, node) = try template(rule.value, "rule <\(rule.key)>")
+                    // One template, or a YAML list of alternatives (one per line).
+                    let node: TemplateNode
+                    if case .sequence = rule.value {
+                        let items = try yaml.sequence(rule.value, "rule <\(rule.key)>")
+                        guard !items.isEmpty else {
+                            throw GrammarError("rule <\(rule.key)> is an empty list; give it at least one alternative", at: location)
+                        }
+                        let alternatives = try items.map { try template($0, "an alternative of rule <\(rule.key)>").1 }
+                        node = alternatives.count == 1 ? alternatives[0] : .alternatives(alternatives)
+                    } else {
+                        node = try template(rule.value, "rule <\(rule.key)>").1
+                    }
                     grammar.rules[rule.key] = RuleDefinition(name: rule.key, template: node, location: location, level: level)
                 }
             case "lists":

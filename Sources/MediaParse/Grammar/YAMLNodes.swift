@@ -85,6 +85,11 @@ struct YAMLFile {
         return v
     }
 
+    func bool(_ node: Node, _ what: String) throws -> Bool {
+        guard let b = node.bool else { throw GrammarError("\(what) is true or false", at: location(node)) }
+        return b
+    }
+
     func number(_ node: Node, _ what: String) throws -> Double {
         guard case let .scalar(s) = node, let v = Double(s.string), v.isFinite else {
             throw GrammarError("\(what) must be a (finite) number", at: location(node))

@@ -96,11 +96,7 @@ struct ReadingBuilder {
             var ordered: [(key: String, range: [Int])] = []
             for field in Field.allCases {
                 guard let span = spans[field] else { continue }
-                let key: String
-                switch field {
-                case .playlistName, .library: key = "mediaDestination"
-                default: key = field.rawValue
-                }
+                let key = field.spanKey
                 if let i = ordered.firstIndex(where: { $0.key == key }) {
                     ordered[i].range = [min(ordered[i].range[0], span[0]), max(ordered[i].range[1], span[1])]
                 } else {
@@ -164,5 +160,9 @@ struct ReadingBuilder {
         result.shuffle = flag(.shuffle)
         result.playbackRate = values[.playbackRate]?.number
         result.property = text(.property)
+        result.volume = values[.volume]?.number
+        result.volumeChange = text(.volumeChange)
+        result.volumeStep = values[.volumeStep]?.number
+        if text(.area) != nil || text(.device) != nil { result.target = Target(area: text(.area), device: text(.device)) }
     }
 }

@@ -3,6 +3,8 @@ public enum RecognizerKind: String, Sendable, CaseIterable {
     case number, ordinal, year, decade
     case releaseDate = "release_date"
     case speed, duration
+    /// A percentage ("40 percent", "40 %"): its number.
+    case percent
     /// A radio frequency: a number followed by a band word ("89.1 FM"); its value is the text as said.
     case frequency
 
@@ -22,7 +24,7 @@ public enum RecognizerKind: String, Sendable, CaseIterable {
 }
 
 /// Something a recogniser found: tokens `[start, end)` and what they mean.
-struct Entity: Sendable {
+struct Entity: Sendable, Hashable {
     var start: Int
     var end: Int
     var kind: RecognizerKind

@@ -1,92 +1,207 @@
 import Foundation
 
-/// Finds numbers, ordinals, years, decades, speeds and durations in a token sequence.
+/// Finds numbers, ordinals, years, decades, speeds, percentages, durations and radio frequencies in a token
+/// sequence, for any language whose `locale.yaml` describes them.
 ///
-/// Spelled-out numbers are read by ICU's rule-based spell-out for the locale (so "eighty-first" or
-/// "quatre-vingt-un" need no word list); what ICU does not cover (decade plurals, "and a half", units) comes
-/// from the locale's `numbers:` settings.
+/// Spelled-out numbers are read by ICU's rule-based spell-out for the locale, with every public rule set
+/// ICU has (cardinals and ordinals in every gender and case: "dritten", "troisième", "tercera", "八十一"), so
+/// no language needs a word list. Which words can be part of a number is asked of ICU once, by spelling out
+/// numbers with each of those rule sets; a longer word that starts like one is asked about directly
+/// (compounds: "einundachtzig", "neunzehnhundertneunundneunzig"). The forms built around a number (glued
+/// "80er", "3rd", "x1,5"; phrases "années {number}", "{number} 年代"), fractions, units and the rest come from
+/// the locale's `numbers:` settings (`NumberForms`).
 struct NumberRecognizer: Sendable {
-    let settings: NumberSettings
-    /// Words that may be part of a spelled-out number (from ICU's own spell-out of sample numbers).
+    /// Words that may be part of a spelled-out number.
     let numberWords: Set<String>
-    /// Words that end an ordinal ("first", "twentieth").
+    /// Words that only ordinal rule sets use ("third", "dritten", "第"): a run holding one is an ordinal.
     let ordinalWords: Set<String>
-    /// First three letters of every number word: a word that starts like one may be a compound
-    /// ("einundachtzig"), which ICU is then asked about.
+    /// First three characters of every number word of three or more: a word of six or more that starts like
+    /// one may be a compound, which ICU is then asked about.
     let numberPrefixes: Set<Substring>
     /// The longest run of number words tried as one number.
     let maxRun = 7
 
-    init(settings: NumberSettings, session: ICUSession, tokenizer: Tokenizer) {
-        self.settings = settings
-        var words = Set<String>()
-        var ordinals = Set<String>()
-        let samples: [Double] = Array(0...21).map(Double.init) + stride(from: 30, through: 90, by: 10).map(Double.init)
-            + [100, 1000, 1_000_000, 1.5, 2.25, 101, 1001]
-        for n in samples {
-            if let s = session.spellOut(n, ruleSet: "%spellout-cardinal") ?? session.spellOut(n, ruleSet: nil) {
-                words.formUnion(tokenizer.words(of: s, session: session))
-            }
-            if n >= 1, n == n.rounded(), let s = session.spellOut(n, ruleSet: "%spellout-ordinal") {
-                let w = tokenizer.words(of: s, session: session)
-                words.formUnion(w)
-                if let last = w.last { ordinals.insert(last) }
+    private let aliases: [String: String]
+    private let runAliases: [String: String]
+    private let decimalSeparators: Set<Character>
+    let fractions: [(words: [String], value: Double)]
+    private let articlesAsOne: Set<String>
+    private let units: [(words: [String], seconds: Double)]
+    private let frequencyBands: Set<String>
+    let yearZeroWords: Set<String>
+    private let stemEndings: [String]
+    private let glued: [(kind: RecognizerKind, form: GluedForm)]
+    private let phrases: [(kind: RecognizerKind, items: [PhraseItem])]
+
+    /// A word of a phrase, or the number it is built around.
+    enum PhraseItem: Sendable, Equatable {
+        case word(String)
+        /// Any number (digits, words, with a fraction).
+        case number
+        /// A number in digits.
+        case digits
+        /// A number in words.
+        case words
+        /// An entity of this kind ("{decade} jahre").
+        case entity(RecognizerKind)
+    }
+
+    /// - Throws: `GrammarError` when a phrase of `forms` is not a valid template.
+    init(forms: NumberForms, icuLocale: String, session: ICUSession, tokenizer: Tokenizer) throws {
+        func words(_ text: String) -> [String] { tokenizer.words(of: text, session: session) }
+        // Number words: every word of every public spell-out rule set's rendering of 0-100, the hundreds,
+        // powers of ten, a few years and decimals. Ordinal words are those no cardinal rendering uses.
+        var cardinal = Set<String>(), ordinal = Set<String>()
+        let values: [Double] = Array(0...100).map(Double.init) + stride(from: 200, through: 900, by: 100).map(Double.init)
+            + [1000, 2000, 10_000, 100_000, 1_000_000, 1_000_000_000, 1905, 1999, 2005, 2020, 101, 1001]
+        let decimals: [Double] = [0.5, 1.5, 2.25, 3.75]
+        for ruleSet in session.ruleSets() {
+            let isOrdinal = ruleSet.contains("ordinal")
+            for v in values + (isOrdinal ? [] : decimals) where !(isOrdinal && v < 1) {
+                guard let s = session.spellOut(v, ruleSet: ruleSet) else { continue }
+                let w = words(s)
+                if isOrdinal { ordinal.formUnion(w) } else { cardinal.formUnion(w) }
             }
         }
-        words.formUnion(settings.yearZeroWords)
-        numberWords = words
-        ordinalWords = ordinals
-        numberPrefixes = Set(words.filter { $0.count >= 3 }.map { $0.prefix(3) })
+        // One word: read as another word wherever it stands. Several words: a whole run of number words
+        // written so ("quatre vingt" for ICU's "quatre vingts").
+        var single: [String: String] = [:], runs: [String: String] = [:]
+        for (from, to) in forms.aliases {
+            let w = words(from)
+            if w.count == 1 { single[w[0]] = single[w[0]] ?? to } else if w.count > 1 { runs[w.joined()] = runs[w.joined()] ?? to }
+        }
+        aliases = single
+        runAliases = runs
+        yearZeroWords = Set(forms.yearZeroWords)
+        numberWords = cardinal.union(ordinal).union(yearZeroWords)
+        ordinalWords = ordinal.subtracting(cardinal)
+        numberPrefixes = Set(numberWords.filter { $0.count >= 3 }.map { $0.prefix(3) })
+        let separators = forms.decimalSeparators ?? icuDecimalSeparator(locale: icuLocale).map { [$0] } ?? []
+        decimalSeparators = Set(separators.compactMap { $0.count == 1 ? $0.first : nil } + ["."])
+        fractions = forms.fractions.map { (words($0.text), $0.value) }.filter { !$0.0.isEmpty }
+        articlesAsOne = Set(forms.articlesAsOne)
+        units = forms.durationUnits.map { (words($0.text), $0.seconds) }.filter { !$0.0.isEmpty }
+        frequencyBands = Set(forms.frequencyBands)
+        stemEndings = forms.stemEndings
+        var glued: [(RecognizerKind, GluedForm)] = []
+        var phrases: [(RecognizerKind, [PhraseItem])] = []
+        for kind in RecognizerKind.allCases {
+            guard let derived = forms.derived[kind] else { continue }
+            glued += derived.glued.map { (kind, $0) }
+            for (text, location) in derived.phrases {
+                let node = try TemplateParser.parse(text, at: location, splitWords: words)
+                guard let sequences = Self.expand(node), !sequences.isEmpty else {
+                    throw GrammarError("a phrase of \(kind.rawValue) may hold words, ( | ), [ ] and one of {number}, {digits}, {words} or {\(kind.rawValue)}; not \"\(text)\"",
+                                       at: location)
+                }
+                for items in sequences {
+                    let placeholders = items.filter { if case .word = $0 { return false }; return true }
+                    guard placeholders.count == 1 else {
+                        throw GrammarError("a phrase of \(kind.rawValue) holds exactly one number: {number}, {digits}, {words} or {\(kind.rawValue)} (\"\(text)\")",
+                                           at: location)
+                    }
+                    phrases.append((kind, items))
+                }
+            }
+        }
+        self.glued = glued
+        self.phrases = phrases
     }
+
+    /// The word sequences of a phrase template; nil when it holds something other than words, ( | ), [ ] and
+    /// placeholders.
+    private static func expand(_ node: TemplateNode) -> [[PhraseItem]]? {
+        switch node {
+        case let .word(w): return [[.word(w)]]
+        case let .sequence(items):
+            var acc: [[PhraseItem]] = [[]]
+            for item in items {
+                guard let next = expand(item) else { return nil }
+                acc = acc.flatMap { prefix in next.map { prefix + $0 } }
+                if acc.count > 256 { return nil }
+            }
+            return acc
+        case let .alternatives(items):
+            var acc: [[PhraseItem]] = []
+            for item in items {
+                guard let e = expand(item) else { return nil }
+                acc += e
+            }
+            return acc
+        case let .slot(list, _, _):
+            switch list {
+            case "number": return [[.number]]
+            case "digits": return [[.digits]]
+            case "words": return [[.words]]
+            default: return RecognizerKind(rawValue: list).map { [[.entity($0)]] }
+            }
+        case .rule, .repetition: return nil
+        }
+    }
+
+    // MARK: Reading single words
 
     /// Is `word` (part of) a spelled-out number? Known words directly; longer words that start like one
     /// (compounds) if ICU reads them as a number.
-    private func isNumberWord(_ word: String, session: ICUSession) -> Bool {
+    func isNumberWord(_ word: String, session: ICUSession) -> Bool {
         if numberWords.contains(word) { return true }
         guard word.count >= 6, numberPrefixes.contains(word.prefix(3)) else { return false }
         return session.cachedSpelledNumber(word) != nil
     }
 
+    /// The value of digits written with "." or one of the locale's decimal separators ("1,5"); nil for
+    /// anything else (not Double's other forms, "1e9999" or "0x1p3", which nobody says and which can be
+    /// infinite).
+    func digitsValue(_ key: Substring) -> Double? {
+        guard let first = key.first, first.isASCII, first.isNumber, let last = key.last, last.isASCII, last.isNumber else { return nil }
+        var separators = 0
+        var plain = ""
+        for c in key {
+            if c.isASCII, c.isNumber { plain.append(c); continue }
+            guard decimalSeparators.contains(c) else { return nil }
+            separators += 1
+            plain.append(".")
+        }
+        guard separators <= 1, let v = Double(plain), v.isFinite else { return nil }
+        return v
+    }
+
+    /// Could a token with this key be part of a number reading? A quick, conservative check (the vocabulary
+    /// normaliser skips the recogniser for names that hold none).
+    func mayBeNumber(_ key: String) -> Bool {
+        if let first = key.unicodeScalars.first, first.properties.numericType != nil { return true }
+        if numberWords.contains(key) || aliases[key] != nil { return true }
+        if fractions.contains(where: { $0.words.contains(key) }) { return true }
+        if key.utf8.count >= 6, numberPrefixes.contains(key.prefix(3)) { return true }
+        return glued.contains { key.count > $0.form.prefix.count + $0.form.suffix.count
+            && key.hasPrefix($0.form.prefix) && key.hasSuffix($0.form.suffix) }
+    }
+
+    // MARK: Recognising
+
     func recognize(_ original: [Token], session: ICUSession) -> [Entity] {
-        let tokens = settings.aliases.isEmpty ? original : original.map { t -> Token in
+        let tokens = aliases.isEmpty ? original : original.map { t -> Token in
             var copy = t
-            if let alias = settings.aliases[t.key] { copy.key = alias }
+            if let alias = aliases[t.key] { copy.key = alias }
             return copy
         }
         var out: [Entity] = []
-        var numbers: [Entity] = []  // plain numbers, for speeds and durations
+        var numbers: [Entity] = []  // plain numbers, for fractions, phrases, speeds and durations
+        var digitNumbers = Set<Int>()  // starts of numbers written in digits
 
         for (i, token) in tokens.enumerated() {
             let key = token.key
-            guard key.unicodeScalars.first.map({ $0.properties.numericType != nil }) == true else { continue }
-            // Plain digits with at most one decimal point: not Double's other forms ("1e9999", "0x1p3"), which
-            // nobody says, and whose values can be infinite.
-            if key.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }), key.filter({ $0 == "." }).count <= 1,
-               let v = Double(key), v.isFinite {
+            if let v = digitsValue(Substring(key)) {
                 numbers.append(Entity(start: i, end: i + 1, kind: .number, value: .number(v)))
-                // "70 's" (a clitic cut off by the tokenizer) or "70 s"
-                if i + 1 < tokens.count, settings.decadeDigitSuffixes.contains(tokens[i + 1].key), let d = Int(key),
-                   let range = decadeRange(digits: d, width: key.count) {
-                    out.append(Entity(start: i, end: i + 2, kind: .decade, value: range))
-                }
+                digitNumbers.insert(i)
                 if key.count == 4, let y = Int(key), (1000...2099).contains(y) {
                     out.append(Entity(start: i, end: i + 1, kind: .year, value: yearRange(y)))
                 }
-                continue
             }
-            let digits = String(key.prefix { $0.isASCII && ($0.isNumber || $0 == ".") })
-            let rest = String(key.dropFirst(digits.count))
-            guard digits.filter({ $0 == "." }).count <= 1, let v = Double(digits), v.isFinite else { continue }
-            if ["st", "nd", "rd", "th"].contains(rest) {
-                out.append(Entity(start: i, end: i + 1, kind: .ordinal, value: .number(v)))
-            } else if settings.decadeDigitSuffixes.contains(rest), let d = Int(digits), let range = decadeRange(digits: d, width: digits.count) {
-                out.append(Entity(start: i, end: i + 1, kind: .decade, value: range))
-            } else if settings.speedSuffixes.contains(rest) {
-                out.append(Entity(start: i, end: i + 1, kind: .speed, value: .number(v)))
-            }
+            if !glued.isEmpty { out += gluedEntities(token, at: i, session: session) }
         }
 
-        // Runs of spelled-out number words.
+        // Runs of spelled-out number words: every sub-run ICU reads whole.
         var i = 0
         while i < tokens.count {
             guard isNumberWord(tokens[i].key, session: session) else { i += 1; continue }
@@ -94,16 +209,19 @@ struct NumberRecognizer: Sendable {
             while j < tokens.count, isNumberWord(tokens[j].key, session: session), j - i < maxRun { j += 1 }
             for start in i..<j {
                 for end in stride(from: j, to: start, by: -1) {
-                    let words = tokens[start..<end].map(\.key)
-                    if let value = spelled(words, session: session) {
-                        let kind: RecognizerKind = ordinalWords.contains(words.last!) ? .ordinal : .number
+                    let run = tokens[start..<end]
+                    if let value = spelled(run, session: session) {
+                        let kind: RecognizerKind = run.contains { ordinalWords.contains($0.key) } ? .ordinal : .number
                         let entity = Entity(start: start, end: end, kind: kind, value: .number(value))
                         if kind == .number { numbers.append(entity) } else { out.append(entity) }
-                        if kind == .number, value == value.rounded(), (1000...2099).contains(value), words.count > 1 {
+                        // A year said as one number ("two thousand eight", "neunzehnhundertneunundneunzig"), not
+                        // a bare "thousand".
+                        if kind == .number, value == value.rounded(), (1000...2099).contains(value),
+                           end - start > 1 || value > 1000 {
                             out.append(Entity(start: start, end: end, kind: .year, value: yearRange(Int(value))))
                         }
                     }
-                    if end - start >= 2, let year = spelledYear(words, session: session) {
+                    if end - start >= 2, let year = spelledYear(Array(run), session: session) {
                         out.append(Entity(start: start, end: end, kind: .year, value: yearRange(year)))
                     }
                 }
@@ -111,18 +229,18 @@ struct NumberRecognizer: Sendable {
             i = j
         }
 
-        // Spelled decades: "seventies", "nineteen seventies".
-        for (i, token) in tokens.enumerated() {
-            guard let tens = spelledDecade(token.key, session: session) else { continue }
-            out.append(Entity(start: i, end: i + 1, kind: .decade, value: decadeRange(year: tens < 20 ? 2000 + tens : 1900 + tens)))
-            if i > 0, let century = spelled([tokens[i - 1].key], session: session), (10...20).contains(century) {
-                out.append(Entity(start: i - 1, end: i + 1, kind: .decade, value: decadeRange(year: Int(century) * 100 + tens)))
-            }
+        // "nineteen seventies": a century (10-20) right before a decade in words.
+        for d in out where d.kind == .decade && d.end == d.start + 1 && d.start > 0 && !digitNumbers.contains(d.start) {
+            guard case let .dateRange(start, _) = d.value, let first = Int(start.prefix(4)),
+                  let century = spelled(tokens[(d.start - 1)..<d.start], session: session),
+                  century == century.rounded(), (10...20).contains(century) else { continue }
+            out.append(Entity(start: d.start - 1, end: d.end, kind: .decade,
+                              value: decadeRange(year: Int(century) * 100 + first % 100)))
         }
 
-        // Fractions: joined to the number before them ("one and a half"), or alone ("half").
+        // Fractions: joined to the number before them ("one and a half"), or alone ("half", "anderthalb").
         var withFractions = numbers
-        for (phrase, fraction) in settings.fractions {
+        for (phrase, fraction) in fractions {
             for start in 0..<tokens.count where matches(phrase, tokens, at: start) {
                 for n in numbers where n.end == start {
                     withFractions.append(Entity(start: n.start, end: start + phrase.count, kind: .number,
@@ -133,36 +251,64 @@ struct NumberRecognizer: Sendable {
         }
         out += withFractions
 
-        // Speeds: a number followed by "x" / "times".
-        for n in withFractions where n.end < tokens.count && settings.speedSuffixes.contains(tokens[n.end].key) {
-            out.append(Entity(start: n.start, end: n.end + 1, kind: .speed, value: n.value))
+        // Phrases around a number ("années 80", "八十年代", "{decade} jahre"): twice, so that a phrase may
+        // build on what another one made.
+        if !phrases.isEmpty {
+            var made: [Entity] = []
+            for _ in 0..<2 {
+                let known = out + made
+                var byStart = [[Int]](repeating: [], count: tokens.count + 1)
+                for (k, e) in known.enumerated() { byStart[e.start].append(k) }
+                var next: [Entity] = []
+                for (kind, items) in phrases {
+                    for start in 0..<tokens.count {
+                        matchPhrase(items, from: start, tokens: tokens, known: known, byStart: byStart, digits: digitNumbers) { end, inner in
+                            if let value = derive(kind, inner) { next.append(Entity(start: start, end: end, kind: kind, value: value)) }
+                        }
+                    }
+                }
+                let before = made.count
+                for e in next where !made.contains(e) && !out.contains(e) { made.append(e) }
+                if made.count == before { break }
+            }
+            out += made
         }
 
         // Radio frequencies: "89.1 FM", "1010 AM".
-        for n in numbers where n.end < tokens.count && settings.frequencyBands.contains(tokens[n.end].key) {
+        for n in numbers where n.end < tokens.count && frequencyBands.contains(tokens[n.end].key) {
             out.append(Entity(start: n.start, end: n.end + 1, kind: .frequency, value: .text("")))
         }
 
-        // Durations: (number | "a") unit ["and a half"].
+        // Durations: (number | "a") unit [fraction].
         var amounts = withFractions.map { ($0.start, $0.end, $0.value.number ?? 0) }
-        for (i, token) in tokens.enumerated() where settings.articlesAsOne.contains(token.key) {
+        for (i, token) in tokens.enumerated() where articlesAsOne.contains(token.key) {
             amounts.append((i, i + 1, 1))
         }
         // "half a minute": a fraction, then an article standing for one
-        for n in withFractions where n.end + 1 < tokens.count && settings.articlesAsOne.contains(tokens[n.end].key) {
+        for n in withFractions where n.end + 1 < tokens.count && articlesAsOne.contains(tokens[n.end].key) {
             amounts.append((n.start, n.end + 1, n.value.number ?? 0))
         }
         var durations: [Entity] = []
         for (start, end, amount) in amounts where end < tokens.count {
-            guard let unit = settings.durationUnits[tokens[end].key] else { continue }
-            durations.append(Entity(start: start, end: end + 1, kind: .duration, value: .number(amount * unit)))
-            for (phrase, fraction) in settings.fractions where phrase.count > 1 && matches(phrase, tokens, at: end + 1) {
-                durations.append(Entity(start: start, end: end + 1 + phrase.count, kind: .duration,
-                                        value: .number((amount + fraction) * unit)))
+            for (unit, seconds) in units where matches(unit, tokens, at: end) {
+                let unitEnd = end + unit.count
+                durations.append(Entity(start: start, end: unitEnd, kind: .duration, value: .number(amount * seconds)))
+                for (phrase, fraction) in fractions where matches(phrase, tokens, at: unitEnd) {
+                    durations.append(Entity(start: start, end: unitEnd + phrase.count, kind: .duration,
+                                            value: .number((amount + fraction) * seconds)))
+                }
+            }
+            // A fraction inside a unit of several words: "一分半钟" (one minute and a half: 分 … 钟).
+            for (unit, seconds) in units where unit.count > 1 && matches([unit[0]], tokens, at: end) {
+                for (phrase, fraction) in fractions where matches(phrase, tokens, at: end + 1)
+                    && matches(Array(unit.dropFirst()), tokens, at: end + 1 + phrase.count) {
+                    durations.append(Entity(start: start, end: end + phrase.count + unit.count, kind: .duration,
+                                            value: .number((amount + fraction) * seconds)))
+                }
             }
         }
         // "one minute thirty seconds", "a minute and ten seconds": consecutive durations add up
-        let joiners = Set(settings.fractions.keys.compactMap { $0.count > 1 ? $0.first : nil })
+        let joiners = Set(fractions.compactMap { $0.words.count > 1 ? $0.words.first : nil })
         var compound: [Entity] = []
         for a in durations {
             for b in durations where b.start == a.end || (b.start == a.end + 1 && joiners.contains(tokens[a.end].key)) {
@@ -171,8 +317,105 @@ struct NumberRecognizer: Sendable {
             }
         }
         // Hundreds of digits, or hours of them, overflow to infinity, which JSON cannot hold: such a number is
-        // read as words, not as a number.
-        return (out + durations + compound).filter { $0.value.number?.isFinite ?? true }
+        // read as words, not as a number. The same reading found twice is kept once.
+        var seen = Set<Entity>()
+        return (out + durations + compound).filter { ($0.value.number?.isFinite ?? true) && seen.insert($0).inserted }
+    }
+
+    /// Entities of the glued forms a token is: "80er", "3rd", "x1,5", "seventies", "3." (a sign after digits).
+    private func gluedEntities(_ token: Token, at i: Int, session: ICUSession) -> [Entity] {
+        var out: [Entity] = []
+        var spellings = [token.key]
+        if !token.trailing.isEmpty {
+            for n in 1...token.trailing.count { spellings.append(token.key + token.trailing.prefix(n)) }
+        }
+        for (kind, form) in glued {
+            for word in spellings where word.count > form.prefix.count + form.suffix.count
+                && word.hasPrefix(form.prefix) && word.hasSuffix(form.suffix) {
+                let middle = word.dropFirst(form.prefix.count).dropLast(form.suffix.count)
+                var inner: Entity?
+                if form.part != .words, let v = digitsValue(middle) {
+                    inner = Entity(start: i, end: i + 1, kind: .number, value: .number(v))
+                    if let value = derive(kind, inner!, digitsWidth: middle.count) {
+                        out.append(Entity(start: i, end: i + 1, kind: kind, value: value))
+                    }
+                    continue
+                }
+                guard form.part != .digits, middle.unicodeScalars.first?.properties.numericType == nil else { continue }
+                for ending in [""] + stemEndings {
+                    let stem = String(middle) + ending
+                    guard isNumberWord(stem, session: session), let v = session.cachedSpelledNumber(stem) else { continue }
+                    inner = Entity(start: i, end: i + 1, kind: .number, value: .number(v))
+                    if let value = derive(kind, inner!) {
+                        out.append(Entity(start: i, end: i + 1, kind: kind, value: value))
+                        break
+                    }
+                }
+            }
+        }
+        return out
+    }
+
+    /// Calls `found(end, inner)` for every way `items` match from `position`: words by key, the placeholder by
+    /// an entity starting there.
+    private func matchPhrase(_ items: [PhraseItem], from position: Int, tokens: [Token], known: [Entity],
+                             byStart: [[Int]], digits: Set<Int>, found: (Int, Entity) -> Void) {
+        func go(_ k: Int, _ at: Int, _ inner: Entity?) {
+            if k == items.count {
+                if let inner { found(at, inner) }
+                return
+            }
+            guard at < tokens.count else { return }
+            switch items[k] {
+            case let .word(w):
+                if tokens[at].key == w { go(k + 1, at + 1, inner) }
+            case .number, .digits, .words:
+                for x in byStart[at] {
+                    let e = known[x]
+                    guard e.kind == .number else { continue }
+                    let isDigits = digits.contains(e.start) && e.end == e.start + 1
+                    if items[k] == .digits, !isDigits { continue }
+                    if items[k] == .words, isDigits { continue }
+                    go(k + 1, e.end, e)
+                }
+            case let .entity(kind):
+                for x in byStart[at] where known[x].kind == kind { go(k + 1, known[x].end, known[x]) }
+            }
+        }
+        go(0, position, nil)
+    }
+
+    /// The value of a `kind` built around `inner`, or nil when the number cannot be one: a decade is a
+    /// multiple of ten (80 is the 1980s, 20 the 1920s, 10 and 0 the 2010s and 2000s, 1980 the 1980s), an
+    /// ordinal a whole number, a year a whole year (two digits: below 30 this century, else the last).
+    ///
+    /// - Parameter digitsWidth: for digits, how many were written (a decade is written with 2 or 4).
+    private func derive(_ kind: RecognizerKind, _ inner: Entity, digitsWidth: Int? = nil) -> SlotValue? {
+        if inner.kind == kind { return inner.value }  // "{decade} jahre"
+        guard case let .number(v) = inner.value else { return nil }
+        switch kind {
+        case .ordinal:
+            return v == v.rounded() && v >= 0 ? .number(v) : nil
+        case .decade:
+            guard v == v.rounded(), v >= 0, Int(v) % 10 == 0 else { return nil }
+            let n = Int(v)
+            if let width = digitsWidth {
+                if width == 2 { return decadeRange(year: n < 20 ? 2000 + n : 1900 + n) }
+                if width == 4, (1000...2090).contains(n) { return decadeRange(year: n) }
+                return nil
+            }
+            if n < 100 { return decadeRange(year: n < 20 ? 2000 + n : 1900 + n) }
+            return (1000...2090).contains(n) ? decadeRange(year: n) : nil
+        case .year:
+            guard v == v.rounded(), v >= 0 else { return nil }
+            let n = Int(v)
+            if n < 100 { return yearRange(n < 30 ? 2000 + n : 1900 + n) }
+            return (1000...2099).contains(n) ? yearRange(n) : nil
+        case .speed, .percent, .number:
+            return .number(v)
+        default:
+            return nil
+        }
     }
 
     private func matches(_ phrase: [String], _ tokens: [Token], at start: Int) -> Bool {
@@ -181,44 +424,36 @@ struct NumberRecognizer: Sendable {
         return true
     }
 
-    /// A run of number words read by ICU as one number.
-    private func spelled(_ words: [String], session: ICUSession) -> Double? {
-        if words.count == 1, !isNumberWord(words[0], session: session) { return nil }
-        if settings.yearZeroWords.contains(words[0]) { return nil }
-        return session.cachedSpelledNumber(words.joined(separator: " "))
+    /// A run of number words read by ICU as one number. Words are joined as they were written: with a space,
+    /// or with nothing where they touched ("八十一" cut into characters, "70" + "'s").
+    private func spelled(_ run: ArraySlice<Token>, session: ICUSession) -> Double? {
+        guard let first = run.first else { return nil }
+        if run.count == 1, !isNumberWord(first.key, session: session) { return nil }
+        if yearZeroWords.contains(first.key) { return nil }
+        var text = first.key
+        var previous = first
+        for token in run.dropFirst() {
+            if token.start != previous.end { text += " " }
+            text += token.key
+            previous = token
+        }
+        if !runAliases.isEmpty, let alias = runAliases[text.filter { $0 != " " }] { text = alias }
+        return session.cachedSpelledNumber(text)
     }
 
     /// "nineteen seventy-five", "twenty twenty", "nineteen oh five", "nineteen hundred".
-    private func spelledYear(_ words: [String], session: ICUSession) -> Int? {
-        for cut in 1..<words.count {
-            guard let century = spelled(Array(words[..<cut]), session: session), century == century.rounded(),
+    private func spelledYear(_ run: [Token], session: ICUSession) -> Int? {
+        for cut in 1..<run.count {
+            guard let century = spelled(run[..<cut], session: session), century == century.rounded(),
                   (10...20).contains(century) else { continue }
-            var rest = Array(words[cut...])
+            var rest = run[cut...]
             var zero = false
-            if settings.yearZeroWords.contains(rest[0]) { rest.removeFirst(); zero = true }
+            if yearZeroWords.contains(rest.first!.key) { rest = rest.dropFirst(); zero = true }
             guard !rest.isEmpty, let tail = spelled(rest, session: session), tail == tail.rounded() else { continue }
             if zero, (1...9).contains(tail) { return Int(century) * 100 + Int(tail) }
             if !zero, (10...99).contains(tail) { return Int(century) * 100 + Int(tail) }
             if !zero, tail == 100 { return Int(century) * 100 }
         }
-        return nil
-    }
-
-    /// The tens of a decade word ("seventies" -> 70), or nil.
-    private func spelledDecade(_ word: String, session: ICUSession) -> Int? {
-        for suffix in settings.decadeSuffixes where word.hasSuffix(suffix.strip) && word.count > suffix.strip.count {
-            let stem = String(word.dropLast(suffix.strip.count)) + suffix.add
-            guard isNumberWord(stem, session: session), let v = session.cachedSpelledNumber(stem), v == v.rounded() else { continue }
-            let tens = Int(v)
-            if tens % 10 == 0, (10...90).contains(tens) { return tens }
-        }
-        return nil
-    }
-
-    private func decadeRange(digits: Int, width: Int) -> SlotValue? {
-        guard digits % 10 == 0 else { return nil }
-        if width == 2 { return decadeRange(year: digits < 20 ? 2000 + digits : 1900 + digits) }
-        if width == 4, (1000...2090).contains(digits) { return decadeRange(year: digits) }
         return nil
     }
 

@@ -27,6 +27,8 @@ public enum Field: String, Sendable, CaseIterable, Hashable {
     case playShuffled, resumePlayback, playbackRepeatMode, playbackQueueLocation, playbackSpeed
     case playlistName, library
     case affinityType, appName, command, interval, repeatMode, shuffle, playbackRate, property
+    /// Extensions (not SiriKit): the volume asked for, and where to play (`target.area`, `target.device`).
+    case volume, volumeChange, volumeStep, area, device
 
     /// Fields that collect every value instead of taking one.
     var isList: Bool { self == .genreNames || self == .moodNames }
@@ -55,9 +57,20 @@ public enum Field: String, Sendable, CaseIterable, Hashable {
         case .command:
             return ["pause", "play", "stop", "togglePlayPause", "nextTrack", "previousTrack", "skipForward",
                     "skipBackward", "seekForward", "seekBackward", "changeRepeatMode", "changeShuffleMode",
-                    "changePlaybackRate"]
+                    "changePlaybackRate", "changeVolume", "mute", "unmute"]
+        case .volumeChange: return ["up", "down"]
         case .property: return ["title", "artist", "albumTitle"]
         default: return nil
+        }
+    }
+
+    /// The key of the field's span in a result: its name, or its path under the object that holds it.
+    var spanKey: String {
+        switch self {
+        case .playlistName, .library: return "mediaDestination"
+        case .area: return "target.area"
+        case .device: return "target.device"
+        default: return rawValue
         }
     }
 
@@ -66,7 +79,7 @@ public enum Field: String, Sendable, CaseIterable, Hashable {
     var kind: Kind {
         switch self {
         case .playShuffled, .resumePlayback, .library, .shuffle: return .flag
-        case .playbackSpeed, .interval, .playbackRate: return .number
+        case .playbackSpeed, .interval, .playbackRate, .volume, .volumeStep: return .number
         case .releaseDate: return .dateRange
         default: return .text
         }

@@ -35,6 +35,19 @@ public struct MediaDestination: Codable, Sendable, Hashable {
     public var playlistName: String?
 }
 
+/// Where to play, or which player to control (an extension): a room, a device, or both.
+public struct Target: Codable, Sendable, Hashable {
+    /// "kitchen", "living room", "upstairs".
+    public var area: String?
+    /// "TV", "bedroom speaker".
+    public var device: String?
+
+    public init(area: String? = nil, device: String? = nil) {
+        self.area = area
+        self.device = device
+    }
+}
+
 /// A vocabulary entry that shaped a result.
 public struct VocabularyUse: Codable, Sendable, Hashable {
     public var source: String
@@ -119,6 +132,14 @@ public struct ParseResult: Codable, Sendable, Hashable {
     public var shuffle: Bool?
     public var playbackRate: Double?
     public var property: String?
+    /// Extension: the volume level asked for, 0-100 (on `changeVolume`).
+    public var volume: Double?
+    /// Extension: "up" or "down", a relative change (on `changeVolume`).
+    public var volumeChange: String?
+    /// Extension: the step of a relative change, when said.
+    public var volumeStep: Double?
+    /// Extension: where to play or which player to control.
+    public var target: Target?
     public var spans: Spans?
     public var vocabulary: [VocabularyUse]?
     public var score: Double?
@@ -135,7 +156,7 @@ public struct ParseResult: Codable, Sendable, Hashable {
     enum CodingKeys: String, CodingKey {
         case utterance, locale, intent, mediaSearch, playShuffled, resumePlayback, playbackRepeatMode,
              playbackQueueLocation, playbackSpeed, mediaDestination, affinityType, appName, command, interval,
-             repeatMode, shuffle, playbackRate, property, spans, vocabulary, score, alternatives, error, explain
+             repeatMode, shuffle, playbackRate, property, volume, volumeChange, volumeStep, target, spans, vocabulary, score, alternatives, error, explain
     }
 
     public func encode(to encoder: Encoder) throws {
@@ -158,6 +179,10 @@ public struct ParseResult: Codable, Sendable, Hashable {
         try c.encodeIfPresent(shuffle, forKey: .shuffle)
         try c.encodeIfPresent(playbackRate, forKey: .playbackRate)
         try c.encodeIfPresent(property, forKey: .property)
+        try c.encodeIfPresent(volume, forKey: .volume)
+        try c.encodeIfPresent(volumeChange, forKey: .volumeChange)
+        try c.encodeIfPresent(volumeStep, forKey: .volumeStep)
+        try c.encodeIfPresent(target, forKey: .target)
         try c.encodeIfPresent(spans, forKey: .spans)
         try c.encodeIfPresent(vocabulary, forKey: .vocabulary)
         try c.encodeIfPresent(score, forKey: .score)

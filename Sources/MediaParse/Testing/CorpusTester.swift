@@ -12,6 +12,9 @@ public struct TestCase: Sendable {
     /// Compare strings loosely (case, accents, punctuation, a leading article ignored): for sets labelled by
     /// others, whose spans follow their own conventions.
     public var loose = false
+    /// For a recogniser case: the kind of entity `text` must be read as wholly (`expect` holds its value,
+    /// `null` for none).
+    public var recognizer: String?
 
     public init(text: String, expect: JSONValue, location: SourceLocation, locale: String) {
         self.text = text
@@ -22,13 +25,18 @@ public struct TestCase: Sendable {
 
     /// The intent the case expects, or "none".
     public var expectedIntent: String {
+        if let recognizer { return "recognizer \(recognizer)" }
         if case let .string(s)? = expect["intent"] { return s }
         return "none"
     }
 
-    /// The cases of a corpus file.
+    /// The cases of a corpus file: its recogniser cases, then its tests.
     public static func cases(of file: CorpusFile) -> [TestCase] {
-        file.cases.map { c in
+        file.recognizerCases.map { c in
+            var t = TestCase(text: c.text, expect: c.value.map(JSONValue.number) ?? .null, location: c.location, locale: file.locale)
+            t.recognizer = c.kind
+            return t
+        } + file.cases.map { c in
             var t = TestCase(text: c.text, expect: c.expect, location: c.location, locale: file.locale)
             t.appNames = file.appNames
             t.userVocabulary = file.userVocabulary
@@ -112,22 +120,49 @@ public final class CorpusTester {
     public func run(_ cases: [TestCase], into run: inout TestRun, progress: (Int) -> Void = { _ in }) throws {
         for (i, c) in cases.enumerated() {
             let parser = try parser(for: c)
+            if let kind = c.recognizer {
+                let differences = Self.recognizerDifferences(c, kind: kind, parser: parser)
+                var result = ParseResult(utterance: c.text, locale: parser.locale, intent: nil)
+                result.error = differences.isEmpty ? nil : "recogniser"
+                run.outcomes.append(TestOutcome(testCase: c, result: result, differences: differences))
+                var g = run.groups["\(c.locale)\t\(c.expectedIntent)"] ?? GroupFigures(locale: c.locale, intent: c.expectedIntent)
+                g.cases += 1
+                if differences.isEmpty { g.exact += 1 }
+                run.groups["\(c.locale)\t\(c.expectedIntent)"] = g
+                if i % 64 == 0 { progress(i) }
+                continue
+            }
             var cov = coverage[parser.locale]?.coverage ?? GrammarCoverage()
             let result = parser.parse(c.text, coverage: &cov)
             coverage[parser.locale] = (coverage[parser.locale]?.parser ?? parser, cov)
             var compared = result
             compared.explain = nil
             let actual = JSONValue(compared)
-            let differences = c.expect.differences(from: actual, loose: c.loose)
+            let differences = c.expect.differences(from: actual, loose: c.loose, articles: parser.profile.articles)
             run.outcomes.append(TestOutcome(testCase: c, result: result, differences: differences))
-            count(c, actual: actual, passed: differences.isEmpty, into: &run)
+            count(c, actual: actual, passed: differences.isEmpty, articles: parser.profile.articles, into: &run)
             if i % 64 == 0 { progress(i) }
         }
         progress(cases.count)
         for (locale, entry) in coverage { run.coverage[locale] = entry.parser.uncovered(by: entry.coverage) }
     }
 
-    private func count(_ c: TestCase, actual: JSONValue, passed: Bool, into run: inout TestRun) {
+    /// What is wrong with a recogniser case: no entity of the kind covers the whole text with the value (or,
+    /// for `null`, one does).
+    static func recognizerDifferences(_ c: TestCase, kind: String, parser: MediaParser) -> [String] {
+        let read = parser.recognize(c.text)
+        let whole = read.entities.filter { $0.kind == kind && $0.tokens == 0..<read.tokenCount }
+        func shown(_ e: RecognizedEntity) -> String { "\(e.kind) \(e.number.map { SlotValue.number($0).description } ?? "?") over \"\(e.text)\"" }
+        let others = read.entities.filter { $0.kind == kind }.map(shown)
+        let seen = others.isEmpty ? "no \(kind) at all" : "read: " + others.joined(separator: "; ")
+        guard case let .number(expected) = c.expect else {
+            return whole.isEmpty ? [] : ["expected no \(kind) covering the whole text, got \(whole.map(shown).joined(separator: "; "))"]
+        }
+        if whole.contains(where: { abs(($0.number ?? .nan) - expected) < 1e-9 }) { return [] }
+        return ["expected \(kind) \(SlotValue.number(expected)) covering the whole text (\(read.tokenCount) words); \(seen)"]
+    }
+
+    private func count(_ c: TestCase, actual: JSONValue, passed: Bool, articles: [String], into run: inout TestRun) {
         let key = "\(c.locale)\t\(c.expectedIntent)"
         var g = run.groups[key] ?? GroupFigures(locale: c.locale, intent: c.expectedIntent)
         g.cases += 1
@@ -137,7 +172,7 @@ public final class CorpusTester {
             var counts = g.fields[path] ?? FieldCounts()
             if expected == .null {
                 if let got, got != .null { counts.fp += 1 }
-            } else if expected.differences(from: got, loose: c.loose).isEmpty {
+            } else if expected.differences(from: got, loose: c.loose, articles: articles).isEmpty {
                 counts.tp += 1
             } else {
                 counts.fn += 1
@@ -162,8 +197,9 @@ extension JSONValue {
         return v
     }
 
-    /// Text for loose comparison: matching form, letters and digits only, single spaces, no leading article.
-    static func looseForm(_ s: String) -> String {
+    /// Text for loose comparison: matching form, letters and digits only, single spaces, without a leading
+    /// article of the locale (`articles`, in matching form: English "the", German "die" …).
+    static func looseForm(_ s: String, articles: [String]) -> String {
         let folded = matchingForm(s)
         var out = ""
         var space = false
@@ -176,7 +212,10 @@ extension JSONValue {
                 space = true
             }
         }
-        for article in ["the ", "a ", "an "] where out.hasPrefix(article) { out.removeFirst(article.count) }
+        for article in articles where out.hasPrefix(article + " ") {
+            out.removeFirst(article.count + 1)
+            break
+        }
         return out
     }
 }

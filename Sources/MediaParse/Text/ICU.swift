@@ -8,13 +8,23 @@ final class ICUSession: @unchecked Sendable {
     private var ends: [Int32] = Array(repeating: 0, count: 64)
     private var kinds: [Int32] = Array(repeating: 0, count: 64)
 
-    init(locale: String) throws {
+    /// - Parameter transform: an ICU transliterator ID applied to matching forms ("Traditional-Simplified").
+    init(locale: String, transform: String? = nil) throws {
         var status: Int32 = 0
-        guard let h = mp_text_open(locale, &status) else { throw TextError.icu(status, "opening locale \(locale)") }
+        guard let h = mp_text_open(locale, transform, &status) else {
+            throw TextError.icu(status, transform.map { "opening locale \(locale) with the transform '\($0)'" } ?? "opening locale \(locale)")
+        }
         handle = h
+        hasTransform = mp_has_transform(h) == 1
     }
 
-    private init(handle: OpaquePointer) { self.handle = handle }
+    /// True when matching forms go through a transliterator.
+    let hasTransform: Bool
+
+    private init(handle: OpaquePointer) {
+        self.handle = handle
+        hasTransform = mp_has_transform(handle) == 1
+    }
 
     func clone() throws -> ICUSession {
         var status: Int32 = 0
@@ -51,6 +61,29 @@ final class ICUSession: @unchecked Sendable {
         return ok == 1 ? value : nil
     }
 
+    /// The public spell-out rule sets ICU has for the locale ("%spellout-cardinal-feminine" …).
+    func ruleSets() -> [String] {
+        var buffer = [CChar](repeating: 0, count: 4096)
+        let n = mp_rule_sets(handle, &buffer, Int32(buffer.count))
+        guard n >= 0 else { return [] }
+        let text = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return text.split(separator: ";").map(String.init).filter { !$0.isEmpty }
+    }
+
+    /// `text` through the session's transliterator (unchanged when it has none).
+    func transformed(_ text: String) -> String {
+        guard hasTransform else { return text }
+        let original = Array(text.utf16)
+        var capacity = original.count * 2 + 16
+        while true {
+            var buffer = original + [UInt16](repeating: 0, count: capacity - original.count)
+            let n = Int(mp_transform(handle, &buffer, Int32(original.count), Int32(capacity)))
+            if n < 0 { return text }
+            if n <= capacity { return String(decoding: buffer[0..<n], as: UTF16.self) }
+            capacity = n + 16
+        }
+    }
+
     private var spelledCache: [String: Double?] = [:]
 
     /// `parseSpelledNumber`, remembered: the same few number words come back again and again.
@@ -76,8 +109,8 @@ final class ICUSessionPool: Sendable {
     private let prototype: Locked<ICUSession>
     private let idle: Locked<[ICUSession]>
 
-    init(locale: String) throws {
-        prototype = Locked(try ICUSession(locale: locale))
+    init(locale: String, transform: String? = nil) throws {
+        prototype = Locked(try ICUSession(locale: locale, transform: transform))
         idle = Locked([])
     }
 
@@ -114,6 +147,14 @@ func matchingForm(_ text: String) -> String {
     }
     guard n >= 0 else { return text.lowercased() }
     return String(decoding: out[0..<Int(n)], as: UTF16.self)
+}
+
+/// The locale's decimal separator as ICU knows it ("," for de_DE), or nil.
+func icuDecimalSeparator(locale: String) -> String? {
+    var buffer = [UInt16](repeating: 0, count: 8)
+    let n = mp_decimal_separator(locale, &buffer, 8)
+    guard n > 0, n <= 8 else { return nil }
+    return String(decoding: buffer[0..<Int(n)], as: UTF16.self)
 }
 
 /// What ICU's word breaker says a segment is.

@@ -6,6 +6,9 @@ public struct Token: Sendable, Hashable {
     /// The matching form (see `matchingForm`): what grammar words and list entries are compared with.
     public var key: String
     public var kind: WordKind
+    /// Signs stuck to the end of the word in the original, in matching form ("." of "3.", "%" of "10%",
+    /// "°" of "3°"): not words, but part of how a number is written. Empty in most tokens.
+    public var trailing: String = ""
 }
 
 /// An utterance cut into words, with the original kept for slot values and spans.
@@ -44,9 +47,34 @@ struct Utterance: Sendable {
 
 /// Cuts text into tokens with ICU's word breaker for the locale, then folds each word to matching form
 /// and cuts off clitics the locale names ("Khalid's" -> "khalid" "'s"; "l'album" -> "l'" "album").
+///
+/// With `characterWords` (Chinese, Japanese), every Han character and kana of a word is a token of its own:
+/// ICU's dictionary segmentation does not know names ("周杰伦" may come out as one word or three), so
+/// templates, names and vocabulary are all matched character by character, whatever it did. Latin words
+/// and digits in the same text stay whole. The session's transliterator (a locale's `transform`) is applied
+/// to every key.
 struct Tokenizer: Sendable {
     var splitSuffixes: [String] = []
     var splitPrefixes: [String] = []
+    var characterWords = false
+
+    init(splitSuffixes: [String] = [], splitPrefixes: [String] = [], characterWords: Bool = false) {
+        self.splitSuffixes = splitSuffixes
+        self.splitPrefixes = splitPrefixes
+        self.characterWords = characterWords
+    }
+
+    init(profile: LanguageProfile) {
+        self.init(splitSuffixes: profile.splitSuffixes, splitPrefixes: profile.splitPrefixes,
+                  characterWords: profile.characterWords)
+    }
+
+    /// The matching form of a word, through the session's transliterator when it has one.
+    func key(_ text: String, session: ICUSession) -> String {
+        let folded = matchingForm(text)
+        guard session.hasTransform, !folded.utf8.allSatisfy({ $0 < 0x80 }) else { return folded }
+        return session.transformed(folded)
+    }
 
     func tokenize(_ text: String, session: ICUSession) -> Utterance {
         let utf16 = Array(text.utf16)
@@ -69,17 +97,59 @@ struct Tokenizer: Sendable {
             while end > start, Self.isInvisibleControl(scalars[end - 1]) { end -= 1 }
             while start < end, Self.isInvisibleControl(scalars[start]) { start += 1 }
             guard start < end else { continue }
+            if characterWords, segment.kind == .ideographic || segment.kind == .kana {
+                appendCharacters(scalars, start..<end, kind: segment.kind, session: session, into: &tokens)
+                continue
+            }
             let key: String
             if (start, end) == whole {
-                key = matchingForm(String(decoding: utf16[segment.start..<segment.end], as: UTF16.self))
+                key = self.key(String(decoding: utf16[segment.start..<segment.end], as: UTF16.self), session: session)
             } else {
                 var s = String.UnicodeScalarView()
                 s.append(contentsOf: scalars[start..<end])
-                key = matchingForm(String(s))
+                key = self.key(String(s), session: session)
             }
-            appendSplitting(Token(start: start, end: end, key: key, kind: segment.kind), into: &tokens)
+            var token = Token(start: start, end: end, key: key, kind: segment.kind)
+            token.trailing = trailingSigns(scalars, from: whole.1)
+            appendSplitting(token, into: &tokens)
         }
         return Utterance(text: text, scalars: scalars, tokens: tokens)
+    }
+
+    /// Signs right after a word, up to a space or the next letter or digit (at most four), in matching form.
+    private func trailingSigns(_ scalars: [Unicode.Scalar], from start: Int) -> String {
+        var end = start
+        while end < scalars.count, end - start < 4 {
+            let p = scalars[end].properties
+            if p.isWhitespace || p.isAlphabetic || p.numericType != nil || Self.isInvisibleControl(scalars[end]) { break }
+            end += 1
+        }
+        guard end > start else { return "" }
+        var s = String.UnicodeScalarView()
+        s.append(contentsOf: scalars[start..<end])
+        return matchingForm(String(s))
+    }
+
+    /// One token per character (a base scalar with the marks that follow it) of `range`.
+    private func appendCharacters(_ scalars: [Unicode.Scalar], _ range: Range<Int>, kind: WordKind, session: ICUSession,
+                                  into tokens: inout [Token]) {
+        var i = range.lowerBound
+        while i < range.upperBound {
+            var j = i + 1
+            while j < range.upperBound, Self.isMarkOrSelector(scalars[j]) { j += 1 }
+            var s = String.UnicodeScalarView()
+            s.append(contentsOf: scalars[i..<j])
+            tokens.append(Token(start: i, end: j, key: key(String(s), session: session), kind: kind))
+            i = j
+        }
+    }
+
+    /// Combining marks (kana voicing marks among them) and variation selectors belong to the character before.
+    private static func isMarkOrSelector(_ s: Unicode.Scalar) -> Bool {
+        switch s.properties.generalCategory {
+        case .nonspacingMark, .spacingMark, .enclosingMark: return true
+        default: return (0xFE00...0xFE0F).contains(s.value) || (0xE0100...0xE01EF).contains(s.value)
+        }
     }
 
     /// Bidi controls (LRM, RLM, ALM, embeddings, overrides, isolates), zero-width space, word joiner and a
@@ -95,7 +165,7 @@ struct Tokenizer: Sendable {
     /// A clitic written on its own ("'s") is kept whole, as it is a token of its own in utterances.
     func words(of text: String, session: ICUSession) -> [String] {
         text.split(whereSeparator: \.isWhitespace).flatMap { piece -> [String] in
-            let folded = matchingForm(String(piece))
+            let folded = key(String(piece), session: session)
             if splitSuffixes.contains(folded) || splitPrefixes.contains(folded) { return [folded] }
             return tokenize(String(piece), session: session).tokens.map(\.key)
         }
@@ -109,7 +179,9 @@ struct Tokenizer: Sendable {
             let cut = token.end - n
             tokens.append(Token(start: token.start, end: cut, key: String(token.key.dropLast(suffix.count)),
                                 kind: token.kind))
-            tokens.append(Token(start: cut, end: token.end, key: suffix, kind: token.kind))
+            var clitic = Token(start: cut, end: token.end, key: suffix, kind: token.kind)
+            clitic.trailing = token.trailing
+            tokens.append(clitic)
             return
         }
         for prefix in splitPrefixes where token.key.hasPrefix(prefix) && token.key.count > prefix.count {
@@ -117,8 +189,9 @@ struct Tokenizer: Sendable {
             guard length > n else { continue }
             let cut = token.start + n
             tokens.append(Token(start: token.start, end: cut, key: prefix, kind: token.kind))
-            tokens.append(Token(start: cut, end: token.end, key: String(token.key.dropFirst(prefix.count)),
-                                kind: token.kind))
+            var rest = Token(start: cut, end: token.end, key: String(token.key.dropFirst(prefix.count)), kind: token.kind)
+            rest.trailing = token.trailing
+            tokens.append(rest)
             return
         }
         tokens.append(token)

@@ -11,9 +11,8 @@
 ///   half" → `1.5`), ordinals by digits and a full stop ("third", "3rd" → `3.`), years by their digits
 ///   ("nineteen seventy-five" → `1975`), decades by their first year and "s" ("seventies", "70s", "'70s",
 ///   "70's", "1970s", "nineteen seventies" → `1970s`);
-/// - read a percent word after a cardinal as nothing ("ten percent", "10 per cent", "10%" → `10`): the
-///   tokenizer already drops "%", so the word goes too, and the number's token range grows over it. A
-///   percent word anywhere else is a plain word.
+/// - read a percentage as its number ("ten percent", "10 per cent", "10%" → `10`), as the locale's
+///   `numbers: percent:` forms say; a percent word anywhere else is a plain word.
 ///
 /// Where number readings overlap, the longest one starting at the leftmost token wins ("nineteen seventies"
 /// is one decade, "twenty one" one number), then decade over year over ordinal over cardinal. This is
@@ -22,30 +21,6 @@
 struct VocabularyNormalizer: Sendable {
     let tokenizer: Tokenizer
     let numbers: NumberRecognizer
-    /// Word sequences in matching form that stand for "%" after a number.
-    let percentWords: [[String]]
-
-    /// Words that can be (part of) a number reading: the recogniser's number words, fraction words ("half",
-    /// "and a half") and misspellings the locale maps to number words ("fourties").
-    private let numberLikeWords: Set<String>
-
-    init(tokenizer: Tokenizer, numbers: NumberRecognizer, percentWords: [[String]]) {
-        self.tokenizer = tokenizer
-        self.numbers = numbers
-        self.percentWords = percentWords.filter { !$0.isEmpty }.sorted { $0.count > $1.count }
-        numberLikeWords = numbers.numberWords.union(numbers.settings.fractions.keys.flatMap { $0 })
-            .union(numbers.settings.aliases.keys)
-    }
-
-    /// The percent words of a locale's language ("en_US" → "percent", "per cent"). Locale files have no
-    /// setting for them yet; a language without an entry reads "%" only (which the tokenizer drops).
-    static func percentWords(icuLocale: String) -> [[String]] {
-        let language = icuLocale.split(whereSeparator: { $0 == "_" || $0 == "-" }).first.map(String.init) ?? ""
-        switch language {
-        case "en": return [["percent"], ["per", "cent"]]
-        default: return []
-        }
-    }
 
     /// The canonical keys of `tokens`, each with the token range `[start, end)` it came from. Applied to
     /// vocabulary phrases when they are loaded and to utterance tokens when they are looked up.
@@ -72,10 +47,8 @@ struct VocabularyNormalizer: Sendable {
         var i = 0
         while i < tokens.count {
             if let number = best[i] {
-                var end = number.end
-                if number.kind == .number { end += percentLength(tokens, at: end) }
-                out.append((number.key, i, end))
-                i = end
+                out.append((number.key, i, number.end))
+                i = number.end
                 continue
             }
             let key = Self.withoutApostrophes(tokens[i].key)
@@ -131,36 +104,16 @@ struct VocabularyNormalizer: Sendable {
     }
 
     /// A quick, conservative check before running the recogniser: can any token be (part of) a number
-    /// reading? Digits, number words and what starts like one (compounds, decades: "seventies"), fraction
-    /// words and misspelt number words. Most names have none, and skip the recogniser.
+    /// reading? Most names have none, and skip the recogniser.
     private func mayHoldNumbers(_ tokens: [Token]) -> Bool {
-        tokens.contains { token in
-            let key = token.key
-            guard let first = key.utf8.first else { return false }
-            // An ASCII letter is not numeric; anything else is asked about (digits, "½", "٣" …).
-            let isASCIILetter = (first >= 0x61 && first <= 0x7A) || (first >= 0x41 && first <= 0x5A)
-            if !isASCIILetter, key.unicodeScalars.first!.properties.numericType != nil { return true }
-            if numberLikeWords.contains(key) { return true }
-            // The recogniser asks ICU about words of 6 or more characters that start like a number word;
-            // 6 UTF-8 bytes is never more than 6 characters, so this asks about at least as many.
-            if key.utf8.count >= 6, numbers.numberPrefixes.contains(key.prefix(3)) { return true }
-            return numbers.settings.decadeSuffixes.contains { key.hasSuffix($0.strip) && key.count > $0.strip.count }
-        }
-    }
-
-    /// How many tokens from `start` are a percent word (0 when none).
-    private func percentLength(_ tokens: [Token], at start: Int) -> Int {
-        for words in percentWords where start + words.count <= tokens.count {
-            if words.indices.allSatisfy({ tokens[start + $0].key == words[$0] }) { return words.count }
-        }
-        return 0
+        tokens.contains { numbers.mayBeNumber($0.key) }
     }
 
     /// The canonical key of a number reading, or nil for kinds that are not replaced (speeds, durations and
     /// frequencies are made of numbers, which are replaced one by one).
     private static func key(of entity: Entity) -> String? {
         switch (entity.kind, entity.value) {
-        case let (.number, .number(v)): return digits(v)
+        case let (.number, .number(v)), let (.percent, .number(v)): return digits(v)
         case let (.ordinal, .number(v)): return digits(v) + "."
         case let (.year, .dateRange(start, _)): return String(start.prefix(4))
         case let (.decade, .dateRange(start, _)): return String(start.prefix(4)) + "s"
@@ -170,9 +123,10 @@ struct VocabularyNormalizer: Sendable {
 
     private static func kindRank(_ kind: RecognizerKind) -> Int {
         switch kind {
-        case .decade: return 3
-        case .year: return 2
-        case .ordinal: return 1
+        case .decade: return 4
+        case .year: return 3
+        case .ordinal: return 2
+        case .percent: return 1
         default: return 0
         }
     }

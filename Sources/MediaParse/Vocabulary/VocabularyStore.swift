@@ -27,21 +27,14 @@ public final class VocabularyStore: Sendable {
     /// - Throws: `UnsupportedLocaleError` when no grammar serves the locale; `GrammarError` when its
     ///   `locale.yaml` is wrong.
     public convenience init(locale: String = "en-US", catalog: GrammarCatalog = .builtIn) throws {
-        let loader = GrammarLoader(catalog: catalog)
-        let (name, chain) = try loader.resolve(locale)
-        let settings = try loader.settings(name: name, chain: chain)
-        let pool = try ICUSessionPool(locale: settings.icuLocale)
-        let tokenizer = Tokenizer(splitSuffixes: settings.splitSuffixes, splitPrefixes: settings.splitPrefixes)
-        let numbers = pool.withSession { NumberRecognizer(settings: settings.numbers, session: $0, tokenizer: tokenizer) }
-        self.init(locale: name, tokenizer: tokenizer, numbers: numbers, pool: pool, icuLocale: settings.icuLocale)
+        self.init(runtime: try LanguageRuntime.load(locale: locale, catalog: catalog).runtime)
     }
 
     /// A store sharing a parser's text pieces, so phrases and utterances are read the same way.
-    init(locale: String, tokenizer: Tokenizer, numbers: NumberRecognizer, pool: ICUSessionPool, icuLocale: String) {
-        self.locale = locale
-        self.pool = pool
-        self.normalizer = VocabularyNormalizer(tokenizer: tokenizer, numbers: numbers,
-                                               percentWords: VocabularyNormalizer.percentWords(icuLocale: icuLocale))
+    init(runtime: LanguageRuntime) {
+        self.locale = runtime.profile.name
+        self.pool = runtime.pool
+        self.normalizer = VocabularyNormalizer(tokenizer: runtime.tokenizer, numbers: runtime.numbers)
     }
 
     // MARK: Reading

@@ -1,0 +1,192 @@
+import Foundation
+import Yams
+
+/// Everything MediaParse knows about a language that is not grammar: how its text is cut into words, which
+/// words are articles, and how it says numbers, ordinals, dates, durations, speeds and percentages.
+///
+/// It is read from the `locale.yaml` files of a locale's folder chain (`Grammars/de/locale.yaml`, then
+/// `Grammars/de-AT/locale.yaml` on top), and handed to the tokenizer, the recognisers, the vocabulary
+/// normaliser and the test scorer. No Swift code holds a word of any language: a new language is a
+/// `locale.yaml` (and a grammar), never code. The keys are documented in `Grammars/README.md`.
+public struct LanguageProfile: Sendable {
+    /// The locale results report, BCP 47 ("de-AT").
+    public var name: String
+    /// Folders loaded, most general first (["de", "de-AT"]).
+    public var chain: [String]
+    /// ICU's name of the locale, for word breaking and numbers ("de_AT").
+    public var icuLocale: String
+    /// Clitics cut off the end of a word into a token of their own ("Khalid's" -> "Khalid" "'s").
+    var splitSuffixes: [String] = []
+    /// Clitics cut off the front ("l'album" -> "l'" "album").
+    var splitPrefixes: [String] = []
+    /// Every Han character and kana is a word of its own (Chinese, Japanese): utterances, templates and
+    /// vocabulary are cut the same way, so matching does not depend on the dictionary segmentation.
+    var characterWords = false
+    /// An ICU transliterator applied to the matching form of every word ("Traditional-Simplified").
+    var transform: String?
+    /// Where `transform` was set, for errors.
+    var transformLocation: SourceLocation?
+    /// Leading articles and determiners ("the", "der", "les"), in matching form.
+    public var articles: [String] = []
+    /// How numbers and the forms made of them are said.
+    var numbers = NumberForms()
+}
+
+/// How a language says numbers beyond what ICU's spell-out rules read by themselves, as written in
+/// `locale.yaml`'s `numbers:` (texts as written; the recogniser cuts them into words like utterances).
+struct NumberForms: Sendable {
+    /// Characters that separate the decimals besides "." ("1,5"); nil: ICU's separator for the locale.
+    var decimalSeparators: [String]?
+    /// Words ICU does not know, read as one it does ("fourty" -> "forty", "两" -> "二").
+    var aliases: [(from: String, to: String)] = []
+    /// "and a half" -> 0.5, "anderthalb" -> 1.5: alone, after a number or after a unit.
+    var fractions: [(text: String, value: Double)] = []
+    /// Words that stand for one before a unit ("a minute", "eine Minute").
+    var articlesAsOne: [String] = []
+    /// Units of time in seconds ("minutes" -> 60); a unit may be several words.
+    var durationUnits: [(text: String, seconds: Double)] = []
+    /// Words after a number that make it a radio frequency ("fm", "ukw").
+    var frequencyBands: [String] = []
+    /// Words that join the halves of a year ("nineteen oh five").
+    var yearZeroWords: [String] = []
+    /// Letters that complete a number word's stem before a glued ending ("sevent" + "y" + "ies").
+    var stemEndings: [String] = []
+    /// The forms of the kinds made of a number: ordinals, decades, speeds, percentages, years.
+    var derived: [RecognizerKind: DerivedForms] = [:]
+}
+
+/// The ways one kind (a decade, a speed …) is said around a number.
+struct DerivedForms: Sendable {
+    /// One word made of a number and letters or signs stuck to it: "80er", "3rd", "x1,5", "seventies".
+    var glued: [GluedForm] = []
+    /// Several words around a number, in template syntax: "années {number}", "{number} 年代", "{decade} jahre".
+    var phrases: [(text: String, location: SourceLocation)] = []
+}
+
+/// A glued form: `prefix`, a number, `suffix`, all in one word.
+struct GluedForm: Sendable, Hashable {
+    /// What the number part may be.
+    enum Part: String, Sendable, Hashable {
+        /// Digits (with the locale's decimal separators).
+        case digits
+        /// A number in words, read by ICU.
+        case words
+        /// Either.
+        case number
+    }
+    var prefix: String
+    var part: Part
+    var suffix: String
+
+    /// Reads "{digits}st", "x{number}", "{words}ies". Affixes are folded with `fold`.
+    init?(_ text: String, fold: (String) -> String) {
+        for part in [Part.digits, .words, .number] {
+            let marker = "{\(part.rawValue)}"
+            guard let range = text.range(of: marker) else { continue }
+            let prefix = String(text[..<range.lowerBound]), suffix = String(text[range.upperBound...])
+            guard !prefix.contains("{"), !suffix.contains("{"), !(prefix.isEmpty && suffix.isEmpty) else { return nil }
+            self.prefix = fold(prefix)
+            self.part = part
+            self.suffix = fold(suffix)
+            return
+        }
+        return nil
+    }
+}
+
+extension LanguageProfile {
+    /// The kinds whose forms `numbers:` may describe, by their key there.
+    static let derivedKinds: [String: RecognizerKind] = [
+        "ordinal": .ordinal, "decade": .decade, "speed": .speed, "percent": .percent, "year": .year,
+    ]
+
+    /// Reads the `locale.yaml` files of `chain` (most general first); later files override earlier keys.
+    ///
+    /// - Throws: `GrammarError` naming the file, line and column of a wrong key or value.
+    static func read(name: String, chain: [String], catalog: GrammarCatalog) throws -> LanguageProfile {
+        var profile = LanguageProfile(name: name, chain: chain, icuLocale: name.replacingOccurrences(of: "-", with: "_"))
+        for folder in chain {
+            guard let file = catalog.folders[folder]?["locale.yaml"] else { continue }
+            let yaml = try YAMLFile(path: file.displayPath, text: file.text)
+            guard let root = yaml.root else { continue }
+            let entries = try yaml.mapping(root, "locale.yaml")
+            try yaml.checkKeys(entries, allowed: ["locale", "fallback", "default_region", "icu_locale", "split_suffixes",
+                                                  "split_prefixes", "character_words", "transform", "articles", "numbers"],
+                               in: "locale.yaml")
+            for e in entries {
+                switch e.key {
+                case "icu_locale": profile.icuLocale = try yaml.string(e.value, "icu_locale")
+                case "split_suffixes": profile.splitSuffixes = try yaml.strings(e.value, "split_suffixes").map(matchingForm)
+                case "split_prefixes": profile.splitPrefixes = try yaml.strings(e.value, "split_prefixes").map(matchingForm)
+                case "character_words": profile.characterWords = try yaml.bool(e.value, "character_words")
+                case "transform":
+                    let id = e.value.null != nil ? "" : try yaml.string(e.value, "transform")
+                    profile.transform = id.isEmpty ? nil : id
+                    profile.transformLocation = yaml.location(e.value)
+                case "articles": profile.articles = try yaml.strings(e.value, "articles").map(matchingForm)
+                case "numbers": try readNumbers(e.value, yaml: yaml, into: &profile.numbers)
+                default: break
+                }
+            }
+        }
+        return profile
+    }
+
+    private static func readNumbers(_ node: Node, yaml: YAMLFile, into numbers: inout NumberForms) throws {
+        let entries = try yaml.mapping(node, "numbers")
+        let allowed: Set<String> = ["decimal_separators", "number_aliases", "fractions", "articles_as_one", "duration_units",
+                                    "frequency_bands", "year_zero_words", "stem_endings"]
+        try yaml.checkKeys(entries, allowed: allowed.union(derivedKinds.keys), in: "numbers")
+        for e in entries {
+            switch e.key {
+            case "decimal_separators": numbers.decimalSeparators = try yaml.strings(e.value, "decimal_separators")
+            case "number_aliases":
+                numbers.aliases = try yaml.mapping(e.value, "number_aliases").map { a in
+                    (matchingForm(a.key), matchingForm(try yaml.string(a.value, "an alias")))
+                }
+            case "fractions":
+                numbers.fractions = try yaml.mapping(e.value, "fractions").map { ($0.key, try yaml.number($0.value, "a fraction")) }
+            case "articles_as_one": numbers.articlesAsOne = try yaml.strings(e.value, "articles_as_one").map(matchingForm)
+            case "duration_units":
+                numbers.durationUnits = try yaml.mapping(e.value, "duration_units").map { u in
+                    let seconds = try yaml.number(u.value, "seconds of a unit")
+                    guard seconds > 0, seconds.isFinite else {
+                        throw GrammarError("a unit lasts a positive number of seconds", at: yaml.location(u.value))
+                    }
+                    return (u.key, seconds)
+                }
+            case "frequency_bands": numbers.frequencyBands = try yaml.strings(e.value, "frequency_bands").map(matchingForm)
+            case "year_zero_words": numbers.yearZeroWords = try yaml.strings(e.value, "year_zero_words").map(matchingForm)
+            case "stem_endings": numbers.stemEndings = try yaml.strings(e.value, "stem_endings").map(matchingForm)
+            default:
+                guard let kind = derivedKinds[e.key] else { break }
+                numbers.derived[kind] = try readDerived(e.value, key: e.key, kind: kind, yaml: yaml)
+            }
+        }
+    }
+
+    private static func readDerived(_ node: Node, key: String, kind: RecognizerKind, yaml: YAMLFile) throws -> DerivedForms {
+        let entries = try yaml.mapping(node, key)
+        try yaml.checkKeys(entries, allowed: ["glued", "phrases"], in: key)
+        var forms = DerivedForms()
+        for e in entries {
+            for item in try yaml.sequence(e.value, "\(key).\(e.key)") {
+                let text = try yaml.string(item, "a form of \(key)")
+                if e.key == "glued" {
+                    guard let form = GluedForm(text, fold: matchingForm) else {
+                        throw GrammarError("a glued form is one word with one {digits}, {words} or {number} and letters or signs around it, like \"{digits}th\" or \"x{number}\"; not \"\(text)\"",
+                                           at: yaml.textLocation(item))
+                    }
+                    if kind == .year {
+                        throw GrammarError("years have no glued forms (4-digit and spelled years are read without them); use phrases",
+                                           at: yaml.textLocation(item))
+                    }
+                    forms.glued.append(form)
+                } else {
+                    forms.phrases.append((text, yaml.textLocation(item)))
+                }
+            }
+        }
+        return forms
+    }
+}
