@@ -198,7 +198,7 @@ struct NumberRecognizer: Sendable {
                     out.append(Entity(start: i, end: i + 1, kind: .year, value: yearRange(y)))
                 }
             }
-            if !glued.isEmpty { out += gluedEntities(token, at: i, session: session) }
+            if !glued.isEmpty { out += gluedEntities(tokens, at: i, session: session) }
         }
 
         // Runs of spelled-out number words: every sub-run ICU reads whole.
@@ -323,24 +323,31 @@ struct NumberRecognizer: Sendable {
     }
 
     /// Entities of the glued forms a token is: "80er", "3rd", "x1,5", "seventies", "3." (a sign after digits).
-    private func gluedEntities(_ token: Token, at i: Int, session: ICUSession) -> [Entity] {
+    private func gluedEntities(_ tokens: [Token], at i: Int, session: ICUSession) -> [Entity] {
         var out: [Entity] = []
-        var spellings = [token.key]
+        let token = tokens[i]
+        // The word, the word with the signs stuck to it, and the word with the next word when they touch
+        // ("3.º" = 3 + "." + º, cut in two by the word breaker): (spelling, tokens it covers).
+        var spellings = [(token.key, 1)]
         if !token.trailing.isEmpty {
-            for n in 1...token.trailing.count { spellings.append(token.key + token.trailing.prefix(n)) }
+            for n in 1...token.trailing.count { spellings.append((token.key + token.trailing.prefix(n), 1)) }
+        }
+        if i + 1 < tokens.count, tokens[i + 1].start == token.trailingEnd, token.trailingEnd > 0 {
+            spellings.append((token.key + token.trailing + tokens[i + 1].key, 2))
         }
         for (kind, form) in glued {
-            for word in spellings where word.count > form.prefix.count + form.suffix.count
+            for (word, width) in spellings where word.count > form.prefix.count + form.suffix.count
                 && word.hasPrefix(form.prefix) && word.hasSuffix(form.suffix) {
                 let middle = word.dropFirst(form.prefix.count).dropLast(form.suffix.count)
                 var inner: Entity?
                 if form.part != .words, let v = digitsValue(middle) {
                     inner = Entity(start: i, end: i + 1, kind: .number, value: .number(v))
                     if let value = derive(kind, inner!, digitsWidth: middle.count) {
-                        out.append(Entity(start: i, end: i + 1, kind: kind, value: value))
+                        out.append(Entity(start: i, end: i + width, kind: kind, value: value))
                     }
                     continue
                 }
+                guard width == 1 else { continue }
                 guard form.part != .digits, middle.unicodeScalars.first?.properties.numericType == nil else { continue }
                 for ending in [""] + stemEndings {
                     let stem = String(middle) + ending

@@ -9,6 +9,9 @@ public struct Token: Sendable, Hashable {
     /// Signs stuck to the end of the word in the original, in matching form ("." of "3.", "%" of "10%",
     /// "°" of "3°"): not words, but part of how a number is written. Empty in most tokens.
     public var trailing: String = ""
+    /// Where the word and its trailing signs end (scalars): the next token starts here when it touches this
+    /// one ("3.º" is 3 + "." + º; "80'erne" is 80 + "'" + erne).
+    public var trailingEnd: Int = 0
 }
 
 /// An utterance cut into words, with the original kept for slot values and spans.
@@ -110,24 +113,25 @@ struct Tokenizer: Sendable {
                 key = self.key(String(s), session: session)
             }
             var token = Token(start: start, end: end, key: key, kind: segment.kind)
-            token.trailing = trailingSigns(scalars, from: whole.1)
+            (token.trailing, token.trailingEnd) = trailingSigns(scalars, from: whole.1)
+            if token.trailing.isEmpty { token.trailingEnd = end }
             appendSplitting(token, into: &tokens)
         }
         return Utterance(text: text, scalars: scalars, tokens: tokens)
     }
 
     /// Signs right after a word, up to a space or the next letter or digit (at most four), in matching form.
-    private func trailingSigns(_ scalars: [Unicode.Scalar], from start: Int) -> String {
+    private func trailingSigns(_ scalars: [Unicode.Scalar], from start: Int) -> (String, Int) {
         var end = start
         while end < scalars.count, end - start < 4 {
             let p = scalars[end].properties
             if p.isWhitespace || p.isAlphabetic || p.numericType != nil || Self.isInvisibleControl(scalars[end]) { break }
             end += 1
         }
-        guard end > start else { return "" }
+        guard end > start else { return ("", start) }
         var s = String.UnicodeScalarView()
         s.append(contentsOf: scalars[start..<end])
-        return matchingForm(String(s))
+        return (matchingForm(String(s)), end)
     }
 
     /// One token per character (a base scalar with the marks that follow it) of `range`.
@@ -139,7 +143,9 @@ struct Tokenizer: Sendable {
             while j < range.upperBound, Self.isMarkOrSelector(scalars[j]) { j += 1 }
             var s = String.UnicodeScalarView()
             s.append(contentsOf: scalars[i..<j])
-            tokens.append(Token(start: i, end: j, key: key(String(s), session: session), kind: kind))
+            var token = Token(start: i, end: j, key: key(String(s), session: session), kind: kind)
+            token.trailingEnd = j
+            tokens.append(token)
             i = j
         }
     }
@@ -177,10 +183,12 @@ struct Tokenizer: Sendable {
             let n = suffix.unicodeScalars.count
             guard length > n else { continue }
             let cut = token.end - n
-            tokens.append(Token(start: token.start, end: cut, key: String(token.key.dropLast(suffix.count)),
-                                kind: token.kind))
+            var stem = Token(start: token.start, end: cut, key: String(token.key.dropLast(suffix.count)), kind: token.kind)
+            stem.trailingEnd = cut
+            tokens.append(stem)
             var clitic = Token(start: cut, end: token.end, key: suffix, kind: token.kind)
             clitic.trailing = token.trailing
+            clitic.trailingEnd = token.trailingEnd
             tokens.append(clitic)
             return
         }
@@ -188,9 +196,12 @@ struct Tokenizer: Sendable {
             let n = prefix.unicodeScalars.count
             guard length > n else { continue }
             let cut = token.start + n
-            tokens.append(Token(start: token.start, end: cut, key: prefix, kind: token.kind))
+            var clitic = Token(start: token.start, end: cut, key: prefix, kind: token.kind)
+            clitic.trailingEnd = cut
+            tokens.append(clitic)
             var rest = Token(start: cut, end: token.end, key: String(token.key.dropFirst(prefix.count)), kind: token.kind)
             rest.trailing = token.trailing
+            rest.trailingEnd = token.trailingEnd
             tokens.append(rest)
             return
         }
