@@ -31,10 +31,16 @@ let package = Package(
             dependencies: ["CICU", .product(name: "Yams", package: "Yams")],
             plugins: ["EmbedGrammars"]
         ),
+        // Tooling beside the embeddable library: corpus files, the corpus tester and its reports, importers
+        // of labelled sets, the benchmark. The CLI uses it; an app embedding the parser does not need it.
+        .target(
+            name: "MediaParseTools",
+            dependencies: ["MediaParse", .product(name: "Yams", package: "Yams")]
+        ),
         .executableTarget(
             name: "mediaparse",
-            dependencies: ["MediaParse", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["MediaParse", "MediaParseTools", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
-        .testTarget(name: "MediaParseTests", dependencies: ["MediaParse"]),
+        .testTarget(name: "MediaParseTests", dependencies: ["MediaParse", "MediaParseTools"]),
     ]
 )

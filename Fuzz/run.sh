@@ -133,7 +133,7 @@ lib_key=$(echo "$yams_key $cicu_key" | cat - "${lib_swift[@]}" "$gen_out/Embedde
 if ! up_to_date "$lib_out" "$lib_key"; then
     log "building MediaParse (${#lib_swift[@]} files; about a minute)"
     rm -rf "$lib_out"; mkdir -p "$lib_out"
-    "$swiftc" "${swift_flags[@]}" -wmo -module-name MediaParse "${module_flags[@]}" \
+    "$swiftc" "${swift_flags[@]}" -wmo -module-name MediaParse -package-name MediaParse "${module_flags[@]}" \
         -emit-module -emit-module-path "$lib_out/MediaParse.swiftmodule" \
         -c "${lib_swift[@]}" "$gen_out/EmbeddedGrammars.swift" -o "$lib_out/MediaParse.o" || fail_build "MediaParse"
     echo "$lib_key" > "$lib_out/.key"

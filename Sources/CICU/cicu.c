@@ -8,11 +8,14 @@
 #include <unicode/uchar.h>
 #include <unicode/ustring.h>
 #include <unicode/utrans.h>
+#include <unicode/uscript.h>
+#include <unicode/uloc.h>
 
 struct mp_text {
     UBreakIterator *words;
     UNumberFormat *spellout;   // default rule set, lenient parse
     UNumberFormat *folded;     // the same rules in matching form (no accents, case folded), lenient parse; may be NULL
+    UNumberFormat *language;   // for a regional locale (fr_BE), the language's own rules (fr), lenient; may be NULL
     UNumberFormat *formatter;  // used for formatting with named rule sets
     UChar defaultRuleSet[64];  // the formatter's own default, restored when no rule set is asked for
     UTransliterator *transform;  // optional, applied to matching forms
@@ -66,6 +69,17 @@ mp_text *mp_text_open(const char *locale, const char *transform, int32_t *status
     if (U_SUCCESS(err)) {
         unum_setAttribute(t->spellout, UNUM_LENIENT_PARSE, 1);
         t->folded = open_folded(t->spellout, locale);
+        // A region's rules may read only the regional forms (fr_BE: septante, not soixante-dix); people
+        // there say both, so the language's rules are asked too.
+        char language[32];
+        UErrorCode lerr = U_ZERO_ERROR;
+        int32_t ln = uloc_getLanguage(locale, language, sizeof language, &lerr);
+        if (U_SUCCESS(lerr) && ln > 0 && ln < (int32_t)sizeof language && strcmp(language, locale) != 0) {
+            lerr = U_ZERO_ERROR;
+            t->language = unum_open(UNUM_SPELLOUT, NULL, 0, language, NULL, &lerr);
+            if (U_FAILURE(lerr)) { if (t->language) unum_close(t->language); t->language = NULL; }
+            else unum_setAttribute(t->language, UNUM_LENIENT_PARSE, 1);
+        }
         t->formatter = unum_open(UNUM_SPELLOUT, NULL, 0, locale, NULL, &err);
         if (U_SUCCESS(err)) save_default_rule_set(t);
     }
@@ -81,6 +95,7 @@ mp_text *mp_text_clone(const mp_text *src, int32_t *status) {
     t->words = ubrk_clone(src->words, &err);
     if (U_SUCCESS(err)) t->spellout = unum_clone(src->spellout, &err);
     if (U_SUCCESS(err) && src->folded) t->folded = unum_clone(src->folded, &err);
+    if (U_SUCCESS(err) && src->language) t->language = unum_clone(src->language, &err);
     if (U_SUCCESS(err)) t->formatter = unum_clone(src->formatter, &err);
     if (U_SUCCESS(err) && src->transform) t->transform = utrans_clone(src->transform, &err);
     memcpy(t->defaultRuleSet, src->defaultRuleSet, sizeof t->defaultRuleSet);
@@ -94,6 +109,7 @@ void mp_text_close(mp_text *t) {
     if (t->words) ubrk_close(t->words);
     if (t->spellout) unum_close(t->spellout);
     if (t->folded) unum_close(t->folded);
+    if (t->language) unum_close(t->language);
     if (t->formatter) unum_close(t->formatter);
     if (t->transform) utrans_close(t->transform);
     free(t);
@@ -163,12 +179,20 @@ int32_t mp_fold(const uint16_t *chars, int32_t length, uint16_t *out, int32_t ca
     int32_t n = normalize_into(casefold, (const UChar *)chars, length, &a, &capA, stack1);
     if (n >= 0) n = normalize_into(nfd, a, n, &b, &capB, stack2);
     if (n >= 0) {
-        // Drop non-spacing marks (accents) and fold typographic apostrophes, in place: never grows.
+        // Drop non-spacing marks (accents) of Latin, Greek and Cyrillic letters, and fold typographic
+        // apostrophes, in place: never grows. Marks of other scripts are part of the letter: kana voicing
+        // (か/が, ハ/バ/パ), Devanagari vowel signs, Hebrew points.
         int32_t kept = 0;
+        UScriptCode base = USCRIPT_LATIN;
         for (int32_t i = 0; i < n;) {
             UChar32 c;
             U16_NEXT(b, i, n, c);
-            if (u_charType(c) == U_NON_SPACING_MARK) continue;
+            if (u_charType(c) == U_NON_SPACING_MARK) {
+                if (base == USCRIPT_LATIN || base == USCRIPT_GREEK || base == USCRIPT_CYRILLIC || base == USCRIPT_COMMON) continue;
+            } else {
+                UErrorCode serr = U_ZERO_ERROR;
+                base = uscript_getScript(c, &serr);
+            }
             if (c <= 0xFFFF && is_apostrophe((UChar)c)) c = '\'';
             U16_APPEND_UNSAFE(b, kept, c);
         }
@@ -201,6 +225,7 @@ int32_t mp_parse_spellout(mp_text *t, const uint16_t *chars, int32_t length, dou
     // folded rules for words whose accents the matching form removed ("funfundachtzig", "troisieme"),
     // then the folded rules with hyphens for spaces ("dix septieme").
     if (parse_whole(t->spellout, text, length, value)) return 1;
+    if (parse_whole(t->language, text, length, value)) return 1;
     if (!t->folded) return 0;
     if (parse_whole(t->folded, text, length, value)) return 1;
     int spaces = 0;

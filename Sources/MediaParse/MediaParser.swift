@@ -24,6 +24,8 @@ public final class MediaParser: Sendable {
 
     let grammar: CompiledGrammar
     let runtime: LanguageRuntime
+    /// What utterances may leave out or add (from the profile), prepared for the matcher.
+    let tolerance: Tolerance
     var tokenizer: Tokenizer { runtime.tokenizer }
     var numbers: NumberRecognizer { runtime.numbers }
     var pool: ICUSessionPool { runtime.pool }
@@ -35,45 +37,63 @@ public final class MediaParser: Sendable {
     /// - Parameters:
     ///   - appNames: the calling app's names (its name and `INAlternativeAppNames`), added to the built-in
     ///     list of well-known audio apps.
+    ///   - areaNames: the caller's own rooms and places ("Emma's room", "garden"), added to every list the
+    ///     grammar reads `target.area` from.
+    ///   - deviceNames: the caller's own players ("Kitchen HomePod", "Living Room TV"), added to every list
+    ///     the grammar reads `target.device` from.
     ///   - catalog: where grammars come from: the built-in ones unless told otherwise.
     ///   - cacheCompiledGrammar: keep the compiled grammar on disk and read it back next time (see the
     ///     README: `MEDIAPARSE_CACHE` says where, or `off`). A grammar read back is the one compiled from the
     ///     same files by the same build of the library.
     /// - Throws: `UnsupportedLocaleError` when no grammar serves the locale; `GrammarError` (with file, line
     ///   and column) when a grammar file is wrong.
-    public convenience init(locale: String = "en-US", appNames: [String] = [], catalog: GrammarCatalog = .builtIn,
+    public convenience init(locale: String = "en-US", appNames: [String] = [], areaNames: [String] = [],
+                            deviceNames: [String] = [], catalog: GrammarCatalog = .builtIn,
                             cacheCompiledGrammar: Bool = true) throws {
-        try self.init(locale: locale, appNames: appNames, catalog: catalog,
+        try self.init(locale: locale, appNames: appNames, areaNames: areaNames, deviceNames: deviceNames, catalog: catalog,
                       cache: cacheCompiledGrammar ? GrammarCache.standard : GrammarCache(directory: nil))
     }
 
     /// - Parameter determinize: false matches on the epsilon-free automaton instead (for tests).
     ///   The cache is not used then: its files hold deterministic automata.
-    init(locale: String, appNames: [String] = [], catalog: GrammarCatalog = .builtIn, cache given: GrammarCache,
-         determinize: Bool = true) throws {
+    init(locale: String, appNames: [String] = [], areaNames: [String] = [], deviceNames: [String] = [],
+         catalog: GrammarCatalog = .builtIn, cache given: GrammarCache, determinize: Bool = true) throws {
         let cache = determinize ? given : GrammarCache(directory: nil)
         let (runtime, loader) = try LanguageRuntime.load(locale: locale, catalog: catalog)
         let settings = runtime.profile
         let tokenizer = runtime.tokenizer
         let pool = runtime.pool
-        let key = GrammarCache.key(locale: settings.name, chain: settings.chain, catalog: catalog, appNames: appNames)
+        let key = GrammarCache.key(locale: settings.name, chain: settings.chain, catalog: catalog,
+                                   appNames: appNames + areaNames.map { "\u{1}area:" + $0 } + deviceNames.map { "\u{1}device:" + $0 })
+        let grammar: CompiledGrammar
         if let cached = cache.load(key, settings: settings) {
-            self.grammar = cached
+            grammar = cached
         } else {
             var definition = try pool.withSession { session in
                 try loader.load(settings: settings) { tokenizer.words(of: $0, session: session) }
             }
-            if !appNames.isEmpty {
-                try pool.withSession { session in
+            try pool.withSession { session in
+                if !appNames.isEmpty {
                     try Self.add(appNames: appNames, to: &definition, tokenizer: tokenizer, session: session)
+                }
+                for (names, field, option) in [(areaNames, Field.area, "--area"), (deviceNames, Field.device, "--device")] where !names.isEmpty {
+                    try Self.add(names: names, filling: field, option: option, to: &definition, tokenizer: tokenizer, session: session)
                 }
             }
             let compiled = try GrammarCompiler.compile(definition, determinize: determinize)
             cache.store(compiled, key: key)
-            self.grammar = compiled
+            grammar = compiled
         }
+        self.grammar = grammar
         self.locale = settings.name
         self.runtime = runtime
+        var tolerance = Tolerance(maxExtra: settings.extraWords)
+        pool.withSession { session in
+            tolerance.skipPhrases = settings.skipWords.map { tokenizer.words(of: $0, session: session) }.filter { !$0.isEmpty }
+            tolerance.optionalWordIDs = settings.optionalWords.flatMap { tokenizer.words(of: $0, session: session) }
+                .compactMap { grammar.wordIDs[$0] }
+        }
+        self.tolerance = tolerance
         self.vocabulary = VocabularyStore(runtime: runtime)
     }
 
@@ -122,6 +142,35 @@ public final class MediaParser: Sendable {
                                                        level: Int.max)
     }
 
+    /// Adds the caller's names to every list of values that a slot of `field` reads (a grammar may read rooms
+    /// from several lists: "in the {room:area}", "{room_upstairs:area}").
+    private static func add(names: [String], filling field: Field, option: String, to definition: inout GrammarDefinition,
+                            tokenizer: Tokenizer, session: ICUSession) throws {
+        let location = SourceLocation(file: option)
+        var bound = Set<String>()
+        func walk(_ node: TemplateNode) {
+            switch node {
+            case .word, .rule: break
+            case let .sequence(items), let .alternatives(items): items.forEach(walk)
+            case let .slot(list, slot, _): if slot == field.rawValue { bound.insert(list) }
+            case let .repetition(body, _, _): walk(body)
+            }
+        }
+        definition.sentences.forEach { walk($0.template) }
+        definition.rules.values.forEach { walk($0.template) }
+        for list in bound.sorted() {
+            guard let existing = definition.lists[list], case let .values(old, literal) = existing.kind else { continue }
+            var entries = old
+            for name in names {
+                let words = tokenizer.words(of: name, session: session)
+                guard !words.isEmpty else { throw GrammarError("\(option) '\(name)' has no words", at: location) }
+                entries.append(ListEntry(spoken: .sequence(words.map(TemplateNode.word)), value: .text(name), location: location))
+            }
+            definition.lists[list] = ListDefinition(name: list, kind: .values(entries, literal: literal), location: existing.location,
+                                                    level: existing.level)
+        }
+    }
+
     /// Parses one utterance. Never throws: text that cannot be parsed gives `intent: nil` (with `error` set
     /// when the text was too long to try).
     ///
@@ -165,24 +214,11 @@ public final class MediaParser: Sendable {
         let sortedEntities = entities.sorted {
             ($0.start, $0.end, $0.kind.rawValue, $0.value.description) < ($1.start, $1.end, $1.kind.rawValue, $1.value.description)
         }
-        let matcher = Matcher(grammar: grammar, beam: max(4, alternatives + 3))
+        let matcher = Matcher(grammar: grammar, beam: max(4, alternatives + 3), tolerance: tolerance)
         let input = matcher.prepare(utterance, entities: sortedEntities, vocabulary: hits.sorted { $0.start < $1.start })
         var steps: [Step] = []
         steps.reserveCapacity(256)
-        // Best rank first; on a tie, a media reading before a NotMedia one, then the reading whose free text
-        // runs further before the next marker ("Out From Under | from | Hurricane Chris"), then the earlier
-        // sentence.
-        let found = matcher.match(input, steps: &steps)
-        let ends = found.map { Matcher.wildcardEnds(of: $0.step, steps: steps, grammar: grammar) }
-        let candidates = found.indices.sorted { i, j in
-            let x = found[i], y = found[j]
-            if x.rank != y.rank { return x.rank > y.rank }
-            let a = grammar.sentences[Int(x.sentence)].intent == .notMedia
-            let b = grammar.sentences[Int(y.sentence)].intent == .notMedia
-            if a != b { return b }
-            if ends[i] != ends[j] { return ends[i].lexicographicallyPrecedes(ends[j]) == false }
-            return x.sentence < y.sentence
-        }.map { found[$0] }
+        let candidates = Ranking.order(matcher.match(input, steps: &steps), grammar: grammar, steps: steps)
         let builder = ReadingBuilder(grammar: grammar)
         var readings: [ReadingBuilder.Reading] = []
         var seen = Set<ParseResult>()
@@ -200,14 +236,14 @@ public final class MediaParser: Sendable {
             chosen.explain = withExplanation.result.explain
         }
         let tied = readings.count > 1 && readings[1].rank == best.rank
-        chosen.score = Self.score(best, words: utterance.tokens.count, tied: tied)
+        chosen.score = Ranking.score(best, words: utterance.tokens.count, tied: tied)
         chosen.utterance = text
         chosen.locale = locale
         if alternatives > 0 {
             let rest = readings.dropFirst().prefix(alternatives).map { r -> ParseResult in
                 var alt = r.result
                 // An alternative is never more certain than the reading chosen before it.
-                let own = Self.score(r, words: utterance.tokens.count, tied: false) * 0.9
+                let own = Ranking.score(r, words: utterance.tokens.count, tied: false) * 0.9
                 alt.score = (min(own, chosen.score ?? 0) * 100).rounded() / 100
                 return alt
             }
@@ -216,13 +252,6 @@ public final class MediaParser: Sendable {
         return chosen
     }
 
-    /// The share of words matched by literals, lists and recognisers, wildcard words counting half; lower
-    /// when another reading ranked the same.
-    static func score(_ reading: ReadingBuilder.Reading, words: Int, tied: Bool) -> Double {
-        var s = 1.0 - 0.5 * Double(reading.wildcardWords) / Double(max(words, 1))
-        if tied { s *= 0.85 }
-        return (s * 100).rounded() / 100
-    }
 }
 
 /// What the recognisers read in a text (`MediaParser.recognize`).

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import MediaParse
+import MediaParseTools
 
 /// `mediaparse bench`: speed and memory of the parser on a fixed utterance mix, against ICU alone.
 struct Bench: ParsableCommand {
@@ -60,7 +61,13 @@ struct Bench: ParsableCommand {
         let startup = try Benchmark.startup(locale: locale, repeats: 5)
         row("start-up, \(locale)", String(format: "%.1f ms", startup * 1000), ["startup": startup])
         let all = GrammarCatalog.builtIn.locales
-        let allStartup = try Benchmark.time { for l in all { _ = try MediaParser(locale: l) } }
+        var failed: [String] = []
+        let allStartup = try Benchmark.time {
+            for l in all {
+                do { _ = try MediaParser(locale: l) } catch { failed.append("\(l): \(error)") }
+            }
+        }
+        for f in failed { FileHandle.standardError.write(Data("mediaparse bench: locale \(f)\n".utf8)) }
         row("start-up, all \(all.count) locale folders", String(format: "%.1f ms", allStartup * 1000), ["startupAllLocales": allStartup])
 
         let parser = try MediaParser(locale: locale)

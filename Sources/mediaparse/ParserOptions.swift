@@ -7,6 +7,12 @@ struct ParserOptions: ParsableArguments {
     @Option(name: .customLong("app-name"), help: "A name of the calling app (repeat for its alternative names).")
     var appNames: [String] = []
 
+    @Option(name: .customLong("area"), help: "A room or place of the caller's home (repeat for more): \"Emma's room\".")
+    var areaNames: [String] = []
+
+    @Option(name: .customLong("device"), help: "A player of the caller's (repeat for more): \"Kitchen HomePod\".")
+    var deviceNames: [String] = []
+
     @Option(name: .customLong("user-vocabulary"),
             help: ArgumentHelp("User vocabulary: a JSON object of INVocabularyStringType names to ordered lists of strings, most important first.", valueName: "file.json"))
     var userVocabulary: [String] = []

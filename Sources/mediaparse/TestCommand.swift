@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import MediaParse
+import MediaParseTools
 
 /// `mediaparse test`: regression testing of grammars against labelled utterances.
 struct Test: ParsableCommand {
@@ -149,6 +150,8 @@ struct Test: ParsableCommand {
             }
             for i in loaded.indices {
                 loaded[i].appNames += options.appNames
+                loaded[i].areaNames += options.areaNames
+                loaded[i].deviceNames += options.deviceNames
                 loaded[i].userVocabulary += options.userVocabulary
                 loaded[i].globalVocabulary += options.globalVocabulary
             }

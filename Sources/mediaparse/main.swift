@@ -55,7 +55,8 @@ struct Parse: ParsableCommand {
     func run() throws {
         let parser: MediaParser
         do {
-            parser = try MediaParser(locale: locale, appNames: options.appNames, catalog: try options.catalog())
+            parser = try MediaParser(locale: locale, appNames: options.appNames, areaNames: options.areaNames,
+                                     deviceNames: options.deviceNames, catalog: try options.catalog())
             for file in options.userVocabulary {
                 try parser.vocabulary.setUserVocabulary(UserVocabulary(contentsOfFile: file))
             }

@@ -1,5 +1,6 @@
 import Foundation
 import MediaParse
+import MediaParseTools
 import XCTest
 
 /// Runs every corpus file of every locale under Corpus/ (Duckling's way: a new corpus file needs no new

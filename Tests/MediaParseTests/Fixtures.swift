@@ -1,5 +1,6 @@
 import Foundation
 import MediaParse
+import MediaParseTools
 
 /// Shared inputs of the robustness tests: the corpus utterances and a parser loaded the way the corpus's
 /// files load theirs (ControlAudio as an app name, the corpus's user and global vocabularies).

@@ -2,14 +2,14 @@ import Foundation
 
 /// Every grammar file there is, by locale folder: the built-in ones, with `--grammars` folders on top.
 public struct GrammarCatalog: Sendable {
-    struct File: Sendable {
+    package struct File: Sendable {
         /// What error messages call it: `Grammars/en/play.yaml` or the path on disk.
-        var displayPath: String
-        var text: String
+        package var displayPath: String
+        package var text: String
     }
 
     /// folder name ("en", "en-GB") -> path inside the folder -> file
-    private(set) var folders: [String: [String: File]] = [:]
+    package private(set) var folders: [String: [String: File]] = [:]
 
     /// The grammars compiled into the library.
     public static let builtIn: GrammarCatalog = {

@@ -114,6 +114,8 @@ struct CompiledGrammar: Sendable {
     /// a path that ends by accepting `sentence` (a backward pass).
     func epsilonFreeStates(along chain: [Step], sentence: Int32, wordIDs: [Int32]) -> [Int32] {
         func moves(_ s: Int32, _ step: Step) -> [Int32] {
+            if step.slot == StepKind.skipped || step.slot == StepKind.extra { return [s] }
+            if step.slot == StepKind.assumed { return nfa.wordTargets(s, step.payload).map { nfa.targets[$0] } }
             if step.slot < 0 { return nfa.wordTargets(s, wordIDs[Int(step.start)]).map { nfa.targets[$0] } }
             return nfa.slotEdges(s).filter { nfa.slotIDs[$0] == step.slot }.flatMap { nfa.slotTargets($0).map { nfa.slotTargetList[$0] } }
         }

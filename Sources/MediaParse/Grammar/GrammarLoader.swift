@@ -44,11 +44,13 @@ struct GrammarDefinition: Sendable {
 }
 
 /// Finds the folders of a locale and reads their files into a `GrammarDefinition`.
-struct GrammarLoader {
+package struct GrammarLoader {
     let catalog: GrammarCatalog
 
+    package init(catalog: GrammarCatalog) { self.catalog = catalog }
+
     /// Picks the folder chain for `requested` ("en", "en_GB", "en-NZ").
-    func resolve(_ requested: String) throws -> (name: String, chain: [String]) {
+    package func resolve(_ requested: String) throws -> (name: String, chain: [String]) {
         let name = canonicalLocaleName(requested)
         let parts = name.split(separator: "-").map(String.init)
         guard let language = parts.first, !language.isEmpty else {

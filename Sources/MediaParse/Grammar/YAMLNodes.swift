@@ -2,11 +2,11 @@ import Foundation
 import Yams
 
 /// Reading Yams nodes with errors that point at the file, line and column of the offending node.
-struct YAMLFile {
-    let path: String
-    let root: Node?
+package struct YAMLFile {
+    package let path: String
+    package let root: Node?
 
-    init(path: String, text: String) throws {
+    package init(path: String, text: String) throws {
         self.path = path
         do {
             root = try Yams.compose(yaml: text)
@@ -15,7 +15,7 @@ struct YAMLFile {
         }
     }
 
-    static func grammarError(_ error: YamlError, path: String) -> GrammarError {
+    package static func grammarError(_ error: YamlError, path: String) -> GrammarError {
         switch error {
         case let .scanner(context, problem, mark, _), let .parser(context, problem, mark, _),
              let .composer(context, problem, mark, _):
@@ -28,13 +28,13 @@ struct YAMLFile {
         }
     }
 
-    func location(_ node: Node?) -> SourceLocation {
+    package func location(_ node: Node?) -> SourceLocation {
         guard let mark = node?.mark else { return SourceLocation(file: path) }
         return SourceLocation(file: path, line: mark.line, column: mark.column)
     }
 
     /// Where the text of a scalar starts (inside its quotes, if quoted on one line).
-    func textLocation(_ node: Node) -> SourceLocation {
+    package func textLocation(_ node: Node) -> SourceLocation {
         var loc = location(node)
         if case let .scalar(s) = node, s.style == .singleQuoted || s.style == .doubleQuoted {
             loc = loc.advanced(by: 1)
@@ -42,7 +42,7 @@ struct YAMLFile {
         return loc
     }
 
-    func mapping(_ node: Node, _ what: String) throws -> [(key: String, keyNode: Node, value: Node)] {
+    package func mapping(_ node: Node, _ what: String) throws -> [(key: String, keyNode: Node, value: Node)] {
         guard case let .mapping(m) = node else {
             throw GrammarError("\(what) must be a mapping (key: value)", at: location(node))
         }
@@ -54,7 +54,7 @@ struct YAMLFile {
         }
     }
 
-    func sequence(_ node: Node, _ what: String) throws -> [Node] {
+    package func sequence(_ node: Node, _ what: String) throws -> [Node] {
         guard case let .sequence(s) = node else {
             throw GrammarError("\(what) must be a list (- item)", at: location(node))
         }
@@ -62,35 +62,35 @@ struct YAMLFile {
     }
 
     /// A list, or a single scalar taken as a list of one.
-    func sequenceOrScalar(_ node: Node, _ what: String) throws -> [Node] {
+    package func sequenceOrScalar(_ node: Node, _ what: String) throws -> [Node] {
         if case .scalar = node { return [node] }
         return try sequence(node, what)
     }
 
-    func string(_ node: Node, _ what: String) throws -> String {
+    package func string(_ node: Node, _ what: String) throws -> String {
         guard case let .scalar(s) = node else {
             throw GrammarError("\(what) must be text", at: location(node))
         }
         return s.string
     }
 
-    func strings(_ node: Node, _ what: String) throws -> [String] {
+    package func strings(_ node: Node, _ what: String) throws -> [String] {
         try sequenceOrScalar(node, what).map { try string($0, what) }
     }
 
-    func int(_ node: Node, _ what: String) throws -> Int {
+    package func int(_ node: Node, _ what: String) throws -> Int {
         guard case let .scalar(s) = node, let v = Int(s.string) else {
             throw GrammarError("\(what) must be a whole number", at: location(node))
         }
         return v
     }
 
-    func bool(_ node: Node, _ what: String) throws -> Bool {
+    package func bool(_ node: Node, _ what: String) throws -> Bool {
         guard let b = node.bool else { throw GrammarError("\(what) is true or false", at: location(node)) }
         return b
     }
 
-    func number(_ node: Node, _ what: String) throws -> Double {
+    package func number(_ node: Node, _ what: String) throws -> Double {
         guard case let .scalar(s) = node, let v = Double(s.string), v.isFinite else {
             throw GrammarError("\(what) must be a (finite) number", at: location(node))
         }
@@ -98,7 +98,7 @@ struct YAMLFile {
     }
 
     /// A value for a field: plain `true`/`false` are flags, plain numbers are numbers, anything else text.
-    func value(_ node: Node, _ what: String) throws -> SlotValue {
+    package func value(_ node: Node, _ what: String) throws -> SlotValue {
         guard case let .scalar(s) = node else { throw GrammarError("\(what) must be a single value", at: location(node)) }
         if s.style == .plain {
             switch s.string {
@@ -112,7 +112,7 @@ struct YAMLFile {
     }
 
     /// Complains about keys other than `allowed`, so that a typo does not silently do nothing.
-    func checkKeys(_ entries: [(key: String, keyNode: Node, value: Node)], allowed: Set<String>, in what: String) throws {
+    package func checkKeys(_ entries: [(key: String, keyNode: Node, value: Node)], allowed: Set<String>, in what: String) throws {
         for e in entries where !allowed.contains(e.key) {
             throw GrammarError("unknown key '\(e.key)' in \(what); expected one of: \(allowed.sorted().joined(separator: ", "))",
                                at: location(e.keyNode))

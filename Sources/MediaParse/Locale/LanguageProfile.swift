@@ -30,6 +30,13 @@ public struct LanguageProfile: Sendable {
     public var articles: [String] = []
     /// How numbers and the forms made of them are said.
     var numbers = NumberForms()
+    /// Fillers and wake words ignored wherever they stand, at a small cost (hassil's skip words): "um",
+    /// "hey siri", "alexa". Texts as written; several words allowed.
+    var skipWords: [String] = []
+    /// Words of a template an utterance may leave out, at a cost (articles, some prepositions).
+    var optionalWords: [String] = []
+    /// How many words no template has may stand between matched words of a reading (0: none).
+    var extraWords = 0
 }
 
 /// How a language says numbers beyond what ICU's spell-out rules read by themselves, as written in
@@ -111,7 +118,8 @@ extension LanguageProfile {
             guard let root = yaml.root else { continue }
             let entries = try yaml.mapping(root, "locale.yaml")
             try yaml.checkKeys(entries, allowed: ["locale", "fallback", "default_region", "icu_locale", "split_suffixes",
-                                                  "split_prefixes", "character_words", "transform", "articles", "numbers"],
+                                                  "split_prefixes", "character_words", "transform", "articles", "numbers",
+                                                  "skip_words", "optional_words", "extra_words"],
                                in: "locale.yaml")
             for e in entries {
                 switch e.key {
@@ -125,6 +133,14 @@ extension LanguageProfile {
                     profile.transformLocation = yaml.location(e.value)
                 case "articles": profile.articles = try yaml.strings(e.value, "articles").map(matchingForm)
                 case "numbers": try readNumbers(e.value, yaml: yaml, into: &profile.numbers)
+                case "skip_words": profile.skipWords = try yaml.strings(e.value, "skip_words")
+                case "optional_words": profile.optionalWords = try yaml.strings(e.value, "optional_words")
+                case "extra_words":
+                    let n = try yaml.int(e.value, "extra_words")
+                    guard (0...4).contains(n) else {
+                        throw GrammarError("extra_words is a number from 0 to 4 (extra words a reading may have)", at: yaml.location(e.value))
+                    }
+                    profile.extraWords = n
                 default: break
                 }
             }

@@ -11,21 +11,6 @@ struct Step: Sendable {
     var state: Int32 = -1
 }
 
-/// A ranking key that orders readings by the grammar's rules: more literal words, then more words
-/// matched by lists and recognisers, then fewer words in wildcards, then fewer wildcards.
-/// Packed into one integer (counts stay far below 256 because utterances are capped in length).
-struct Rank: Comparable, Sendable {
-    var value: Int64 = 0
-    static let literal: Int64 = 1 << 40
-    static let entityWord: Int64 = 1 << 30
-    static let wildcardWord: Int64 = 1 << 20
-    static let wildcard: Int64 = 1 << 10
-    /// One list or recogniser slot: "indie rock" as one genre beats "indie" + "rock".
-    static let slot: Int64 = 1
-
-    static func < (a: Rank, b: Rank) -> Bool { a.value < b.value }
-}
-
 /// A partial reading: its rank so far, its last step, the single-valued fields it filled (a path that
 /// would fill one twice dies at once, so it never takes the place of a valid one), and a hash of what its
 /// slots captured (two routes to the same captures are one reading).
@@ -34,6 +19,32 @@ struct Path: Sendable {
     var step: Int32
     var filled: UInt32 = 0
     var captures: UInt64 = 0
+    /// Tolerance used so far: words assumed (bits 0-1), extra words (bits 2-4), and bit 5 when the last
+    /// step was an extra word (which must be followed by a literal word or a list entry).
+    var tolerance: UInt8 = 0
+
+    var missing: Int { Int(tolerance & 3) }
+    var extra: Int { Int((tolerance >> 2) & 7) }
+    var afterExtra: Bool { tolerance & 32 != 0 }
+}
+
+/// What a locale lets an utterance leave out or add (`skip_words`, `optional_words`, `extra_words`), for
+/// the matcher: skip phrases in matching form, the grammar's IDs of the optional words.
+struct Tolerance: Sendable {
+    var skipPhrases: [[String]] = []
+    var optionalWordIDs: [Int32] = []
+    var maxExtra = 0
+    /// At most this many template words assumed per reading.
+    static let maxMissing = 2
+
+    var isEmpty: Bool { skipPhrases.isEmpty && optionalWordIDs.isEmpty && maxExtra == 0 }
+}
+
+/// Step codes besides a literal word (-1) and slots (>= 0).
+enum StepKind {
+    static let skipped: Int32 = -2
+    static let assumed: Int32 = -3
+    static let extra: Int32 = -4
 }
 
 /// Everything found in an utterance before matching: word IDs, list hits and entities by start position.
@@ -50,6 +61,8 @@ struct MatchInput {
     var lockAt: [Int32] = []
     /// lockedBefore[p] = how many tokens before p are locked (to test a range in O(1))
     var lockedBefore: [Int32] = []
+    /// skipAt[p] = lengths of the skip phrases that start at token p
+    var skipAt: [[Int]] = []
 
     /// Does `[start, end)` touch a locked token?
     func isLocked(_ start: Int, _ end: Int) -> Bool {
@@ -181,6 +194,7 @@ struct Matcher {
     let grammar: CompiledGrammar
     /// Partial readings kept per (position, state).
     let beam: Int
+    var tolerance = Tolerance()
 
     func prepare(_ utterance: Utterance, entities: [Entity], vocabulary: [VocabularyHit] = []) -> MatchInput {
         let tokens = utterance.tokens
@@ -198,6 +212,15 @@ struct Matcher {
         var at = [[Int]](repeating: [], count: tokens.count + 1)
         for (i, e) in entities.enumerated() { at[e.start].append(i) }
         var input = MatchInput(wordIDs: ids, listHits: hits, entities: entities, entitiesAt: at)
+        if !tolerance.skipPhrases.isEmpty {
+            input.skipAt = [[Int]](repeating: [], count: tokens.count + 1)
+            for start in 0..<tokens.count {
+                for phrase in tolerance.skipPhrases where start + phrase.count <= tokens.count
+                    && phrase.indices.allSatisfy({ tokens[start + $0].key == phrase[$0] }) {
+                    input.skipAt[start].append(phrase.count)
+                }
+            }
+        }
         if !vocabulary.isEmpty {
             input.vocabulary = vocabulary
             input.lockAt = [Int32](repeating: -1, count: tokens.count)
@@ -226,9 +249,12 @@ struct Matcher {
                 let u = chart.entryState[e]
                 scratch.removeAll(keepingCapacity: true)
                 for i in chart.pathRange(e) { scratch.append(chart.path(i)) }
+                if !tolerance.isEmpty { tolerate(scratch, state: u, at: position, n: n, input: input, chart: &chart, steps: &steps) }
                 if position == n {
                     for a in automaton.acceptRange(u) {
-                        for p in scratch { candidates.append(Candidate(sentence: automaton.accepts[a], rank: p.rank, step: p.step)) }
+                        for p in scratch where !p.afterExtra {
+                            candidates.append(Candidate(sentence: automaton.accepts[a], rank: p.rank, step: p.step))
+                        }
                     }
                     e = chart.next(e)
                     continue
@@ -263,8 +289,10 @@ struct Matcher {
                             for x in input.entitiesAt[position] where kind.accepts(input.entities[x].kind)
                                 && !input.isLocked(position, input.entities[x].end) {
                                 let end = input.entities[x].end
+                                let fixed = Int64(input.entities[x].literalWords)
                                 capture(scratch, slot: slot, bit: bit, from: position, to: end, payload: Int32(x),
-                                        gain: Int64(end - position) * Rank.entityWord - Rank.slot, target: target,
+                                        gain: fixed * (Rank.literal - Rank.wildcard) + (Int64(end - position) - fixed) * Rank.entityWord - Rank.slot,
+                                        target: target,
                                         chart: &chart, steps: &steps)
                             }
                         case let .wildcard(maxWords, exclude):
@@ -309,6 +337,47 @@ struct Matcher {
         return candidates
     }
 
+    /// The tolerant moves from the paths of state `u` at `position`: skip a skip phrase, assume an optional
+    /// word of the template that was not said, or pass over one extra word (only between matched words).
+    private func tolerate(_ paths: [Path], state u: Int32, at position: Int, n: Int, input: MatchInput,
+                          chart: inout Chart, steps: inout [Step]) {
+        let automaton = grammar.automaton
+        let locked = !input.lockAt.isEmpty && position < n && input.lockAt[position] >= 0
+        if position < n, !input.skipAt.isEmpty, !locked {
+            for length in input.skipAt[position] where !input.isLocked(position, position + length) {
+                let target = chart.entry(position + length, u)
+                for p in paths where !p.afterExtra {
+                    advance(p, slot: StepKind.skipped, bit: 0, from: position, to: position + length, payload: -1,
+                            gain: -Int64(length) * Rank.skippedWord, captures: p.captures, state: u, entry: target,
+                            chart: &chart, steps: &steps, tolerance: p.tolerance)
+                }
+            }
+        }
+        for word in tolerance.optionalWordIDs {
+            for ti in automaton.wordTargets(u, word) {
+                let t = automaton.targets[ti]
+                var entry = -1
+                for p in paths where p.missing < Tolerance.maxMissing && !p.afterExtra {
+                    if entry < 0 { entry = chart.entry(position, t) }
+                    advance(p, slot: StepKind.assumed, bit: 0, from: position, to: position, payload: word,
+                            gain: -Rank.missingWord, captures: p.captures, state: t, entry: entry,
+                            chart: &chart, steps: &steps, tolerance: p.tolerance + 1)
+                }
+            }
+        }
+        guard tolerance.maxExtra > 0, position < n, position > 0, !locked else { return }
+        var entry = -1
+        for p in paths where p.extra < tolerance.maxExtra && !p.afterExtra && p.step >= 0 {
+            // Only right after a literal word or a list entry: not at the start, not after free text.
+            let last = steps[Int(p.step)]
+            guard last.slot == -1 || (last.slot >= 0 && { if case .list = grammar.slots[Int(last.slot)].source { return true }; return false }()) else { continue }
+            if entry < 0 { entry = chart.entry(position + 1, u) }
+            advance(p, slot: StepKind.extra, bit: 0, from: position, to: position + 1, payload: -1,
+                    gain: -Rank.extraWord, captures: p.captures, state: u, entry: entry,
+                    chart: &chart, steps: &steps, tolerance: (p.tolerance & 31) + 4 | 32)
+        }
+    }
+
     /// Where each wildcard of a reading ends, first wildcard first: the tie-break that prefers longer
     /// free text before a marker word.
     static func wildcardEnds(of last: Int32, steps: [Step], grammar: CompiledGrammar) -> [Int16] {
@@ -329,7 +398,10 @@ struct Matcher {
         var h = UInt64(bitPattern: Int64(slot)) &* 0x9E37_79B9_7F4A_7C15
         h ^= UInt64(from) << 48 ^ UInt64(to) << 32 ^ UInt64(UInt32(bitPattern: payload))
         var entry = -1  // made for the first path that may take the slot, then shared by the others
-        for p in paths where p.filled & bit == 0 {
+        // After an extra word only a literal word or a list entry may come (not free text or a number).
+        let isList: Bool
+        if case .list = grammar.slots[Int(slot)].source { isList = true } else { isList = false }
+        for p in paths where p.filled & bit == 0 && (isList || !p.afterExtra) {
             let captures = (p.captures ^ h) &* 0xBF58_476D_1CE4_E5B9 &+ 0x94D0_49BB_1331_11EB
             if entry < 0 { entry = chart.entry(to, target) }
             advance(p, slot: slot, bit: bit, from: from, to: to, payload: payload, gain: gain, captures: captures,
@@ -341,10 +413,14 @@ struct Matcher {
     /// would not be kept.
     @inline(__always)
     private func advance(_ p: Path, slot: Int32, bit: UInt32, from: Int, to: Int, payload: Int32, gain: Int64,
-                         captures: UInt64, state: Int32, entry e: Int, chart: inout Chart, steps: inout [Step]) {
+                         captures: UInt64, state: Int32, entry e: Int, chart: inout Chart, steps: inout [Step],
+                         tolerance: UInt8? = nil) {
         let rank = Rank(value: p.rank.value + gain)
         guard let at = chart.slot(in: e, rank: rank, captures: captures) else { return }
         steps.append(Step(parent: p.step, slot: slot, start: Int16(from), end: Int16(to), payload: payload, state: state))
-        chart.insert(Path(rank: rank, step: Int32(steps.count - 1), filled: p.filled | bit, captures: captures), in: e, at: at)
+        // A literal word or a list entry ends the run of an extra word; other moves keep the counters.
+        let kept = tolerance ?? (p.tolerance & 31)
+        chart.insert(Path(rank: rank, step: Int32(steps.count - 1), filled: p.filled | bit, captures: captures,
+                          tolerance: kept), in: e, at: at)
     }
 }

@@ -10,6 +10,8 @@ struct ReadingBuilder {
         var rank: Rank
         var sentence: Int32
         var wildcardWords: Int
+        /// Tolerance used: skipped words, template words assumed, extra words.
+        var skipped = 0, assumed = 0, extra = 0
         /// The last step of the path, for coverage.
         var step: Int32
     }
@@ -33,11 +35,27 @@ struct ReadingBuilder {
         var wildcardWords = 0
         var vocabularyType: String? = nil
         var uses: [VocabularyUse] = []
+        var skipped = 0, assumed: [String] = [], extra = 0
         for step in chain {
             let range = Int(step.start)..<Int(step.end)
-            guard step.slot >= 0 else {
+            switch step.slot {
+            case StepKind.skipped:
+                skipped += range.count
+                if explain { words.append(.init(text: utterance.originalText(tokens: range), matched: "skipped", value: nil)) }
+                continue
+            case StepKind.extra:
+                extra += range.count
+                if explain { words.append(.init(text: utterance.originalText(tokens: range), matched: "extra", value: nil)) }
+                continue
+            case StepKind.assumed:
+                let word = explain ? (grammar.wordIDs.first { $0.value == step.payload }?.key ?? "?") : ""
+                assumed.append(word)
+                if explain { words.append(.init(text: "", matched: "assumed", value: word)) }
+                continue
+            case ..<0:
                 if explain { words.append(.init(text: utterance.originalText(tokens: range), matched: "literal", value: nil)) }
                 continue
+            default: break
             }
             let said = utterance.originalText(tokens: range)
             let ref = grammar.slots[Int(step.slot)]
@@ -91,7 +109,7 @@ struct ReadingBuilder {
 
         var result = ParseResult(intent: sentence.intent == .notMedia ? nil : sentence.intent.rawValue)
         if sentence.intent != .notMedia {
-            fill(&result, values: values, lists: lists, intent: sentence.intent)
+            result.fill(values: values, lists: lists, intent: sentence.intent)
             if result.mediaSearch?.mediaType == nil { spans[.mediaType] = nil }
             var ordered: [(key: String, range: [Int])] = []
             for field in Field.allCases {
@@ -107,9 +125,7 @@ struct ReadingBuilder {
             if !uses.isEmpty { result.vocabulary = uses }
         }
         if explain {
-            let r = candidate.rank.value
-            let literals = Int((r + Rank.literal / 2) / Rank.literal)
-            let entity = Int(((r - Int64(literals) * Rank.literal) + Rank.entityWord / 2) / Rank.entityWord)
+            let (literals, entity) = candidate.rank.counts
             result.explain = Explanation(intent: sentence.intent.rawValue, sentence: sentence.text,
                                          source: sentence.location.description, words: words,
                                          rank: [literals, entity, wildcardWords, chain.filter { step in
@@ -117,52 +133,6 @@ struct ReadingBuilder {
                                          }.count])
         }
         return Reading(result: result, rank: candidate.rank, sentence: candidate.sentence, wildcardWords: wildcardWords,
-                       step: candidate.step)
-    }
-
-    private func fill(_ result: inout ParseResult, values: [Field: SlotValue], lists: [Field: [String]], intent: IntentName) {
-        var search = MediaSearch()
-        func text(_ f: Field) -> String? { values[f]?.text }
-        search.mediaType = text(.mediaType)
-        search.mediaName = text(.mediaName)
-        search.artistName = text(.artistName)
-        search.albumName = text(.albumName)
-        search.genreNames = lists[.genreNames]
-        search.moodNames = lists[.moodNames]
-        if case let .dateRange(start, end)? = values[.releaseDate] { search.releaseDate = DateRange(start: start, end: end) }
-        search.sortOrder = text(.sortOrder)
-        search.reference = text(.reference)
-        search.mediaIdentifier = text(.mediaIdentifier)
-        // "music" says only "something musical": it stays the media type when nothing more specific was
-        // said ("play music", "play my music"), and gives way to an artist, a genre, a date, a name ...
-        // ("play music by Khalid" searches the artist, as "play Khalid" does).
-        if search.mediaType == "music",
-           search.mediaName != nil || search.artistName != nil || search.albumName != nil || search.genreNames != nil
-            || search.moodNames != nil || search.releaseDate != nil || search.sortOrder != nil {
-            search.mediaType = nil
-        }
-        if intent.hasMediaSearch, !search.isEmpty { result.mediaSearch = search }
-
-        func flag(_ f: Field) -> Bool? { if case let .flag(b)? = values[f] { return b }; return nil }
-        result.playShuffled = flag(.playShuffled)
-        result.resumePlayback = flag(.resumePlayback)
-        result.playbackRepeatMode = text(.playbackRepeatMode)
-        result.playbackQueueLocation = text(.playbackQueueLocation)
-        result.playbackSpeed = values[.playbackSpeed]?.number
-        if flag(.library) != nil || text(.playlistName) != nil {
-            result.mediaDestination = MediaDestination(library: flag(.library), playlistName: text(.playlistName))
-        }
-        result.affinityType = text(.affinityType)
-        result.appName = text(.appName)
-        result.command = text(.command)
-        result.interval = values[.interval]?.number
-        result.repeatMode = text(.repeatMode)
-        result.shuffle = flag(.shuffle)
-        result.playbackRate = values[.playbackRate]?.number
-        result.property = text(.property)
-        result.volume = values[.volume]?.number
-        result.volumeChange = text(.volumeChange)
-        result.volumeStep = values[.volumeStep]?.number
-        if text(.area) != nil || text(.device) != nil { result.target = Target(area: text(.area), device: text(.device)) }
+                       skipped: skipped, assumed: assumed.count, extra: extra, step: candidate.step)
     }
 }

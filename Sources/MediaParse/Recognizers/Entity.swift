@@ -29,4 +29,7 @@ struct Entity: Sendable, Hashable {
     var end: Int
     var kind: RecognizerKind
     var value: SlotValue
+    /// Words of the entity that are fixed words of a locale's phrase ("del" of "del 99", "años" of "años
+    /// ochenta"): they rank as literal words, as the same words in a template would.
+    var literalWords = 0
 }

@@ -262,8 +262,12 @@ struct NumberRecognizer: Sendable {
                 var next: [Entity] = []
                 for (kind, items) in phrases {
                     for start in 0..<tokens.count {
+                        let fixed = items.filter { if case .word = $0 { return true }; return false }.count
                         matchPhrase(items, from: start, tokens: tokens, known: known, byStart: byStart, digits: digitNumbers) { end, inner in
-                            if let value = derive(kind, inner) { next.append(Entity(start: start, end: end, kind: kind, value: value)) }
+                            if let value = derive(kind, inner) {
+                                next.append(Entity(start: start, end: end, kind: kind, value: value,
+                                                   literalWords: fixed + inner.literalWords))
+                            }
                         }
                     }
                 }
@@ -272,6 +276,14 @@ struct NumberRecognizer: Sendable {
                 if made.count == before { break }
             }
             out += made
+        }
+
+        // A fraction after a speed adds to it ("una volta e mezza", "duas vezes e meia"), as after a unit.
+        for e in out where e.kind == .speed {
+            for (phrase, fraction) in fractions where matches(phrase, tokens, at: e.end) {
+                out.append(Entity(start: e.start, end: e.end + phrase.count, kind: .speed,
+                                  value: .number((e.value.number ?? 0) + fraction)))
+            }
         }
 
         // Radio frequencies: "89.1 FM", "1010 AM".
@@ -298,7 +310,16 @@ struct NumberRecognizer: Sendable {
                                             value: .number((amount + fraction) * seconds)))
                 }
             }
-            // A fraction inside a unit of several words: "一分半钟" (one minute and a half: 分 … 钟).
+            // A unit and a fraction with no number before them: "minuto y medio", "hora y media" (one and a half).
+        for i in 0..<tokens.count where !(i > 0 && amounts.contains { $0.1 == i }) {
+            for (unit, seconds) in units where matches(unit, tokens, at: i) {
+                for (phrase, fraction) in fractions where phrase.count > 1 && matches(phrase, tokens, at: i + unit.count) {
+                    durations.append(Entity(start: i, end: i + unit.count + phrase.count, kind: .duration,
+                                            value: .number((1 + fraction) * seconds)))
+                }
+            }
+        }
+        // A fraction inside a unit of several words: "一分半钟" (one minute and a half: 分 … 钟).
             for (unit, seconds) in units where unit.count > 1 && matches([unit[0]], tokens, at: end) {
                 for (phrase, fraction) in fractions where matches(phrase, tokens, at: end + 1)
                     && matches(Array(unit.dropFirst()), tokens, at: end + 1 + phrase.count) {
@@ -440,7 +461,10 @@ struct NumberRecognizer: Sendable {
         var text = first.key
         var previous = first
         for token in run.dropFirst() {
-            if token.start != previous.end { text += " " }
+            // Touching words join as written: with nothing ("八十一"), or with the signs between them
+            // ("quatre-vingt-dix", "一・五"); others with a space.
+            if token.start == previous.trailingEnd, previous.trailingEnd > previous.end { text += previous.trailing }
+            else if token.start != previous.end { text += " " }
             text += token.key
             previous = token
         }

@@ -33,6 +33,11 @@ public struct MediaSearch: Codable, Sendable, Hashable {
 public struct MediaDestination: Codable, Sendable, Hashable {
     public var library: Bool?
     public var playlistName: String?
+
+    public init(library: Bool? = nil, playlistName: String? = nil) {
+        self.library = library
+        self.playlistName = playlistName
+    }
 }
 
 /// Where to play, or which player to control (an extension): a room, a device, or both.
@@ -62,7 +67,8 @@ public struct Explanation: Codable, Sendable, Hashable {
     public struct Word: Codable, Sendable, Hashable {
         /// The words as said.
         public var text: String
-        /// "literal", or the slot `{list:slot}` that took them.
+        /// "literal", the slot `{list:slot}` that took them, "skipped" (a skip word), "extra" (a word no
+        /// template has), or "assumed" (a word of the template that was not said: `value`, with no text).
         public var matched: String
         /// The value the slot got, when it has one.
         public var value: String?
@@ -111,12 +117,15 @@ public struct Spans: Codable, Sendable, Hashable {
 }
 
 /// One parse: the contract's result object (see CONTRACT.md). Keys without a value are left out of the
-/// JSON; `intent` is always there (null when the utterance is not a media request).
+/// JSON; `intent` is always there (null when the utterance is not a media request). The coding is
+/// synthesized from the stored properties: a new field is a property here (or in the object that holds
+/// it), a case of `Field`, and its place in `ResultBuilding.swift`.
 public struct ParseResult: Codable, Sendable, Hashable {
     public var utterance: String?
     public var locale: String?
-    /// `INPlayMediaIntent` … `MPNowPlayingInfo`, or nil when the utterance is not a media request.
-    public var intent: String?
+    /// `INPlayMediaIntent` … `MPNowPlayingInfo`, or nil when the utterance is not a media request (written
+    /// as `"intent": null`, never left out).
+    @EncodedEvenWhenNil public var intent: String?
     public var mediaSearch: MediaSearch?
     public var playShuffled: Bool?
     public var resumePlayback: Bool?
@@ -153,44 +162,6 @@ public struct ParseResult: Codable, Sendable, Hashable {
         self.intent = intent
     }
 
-    enum CodingKeys: String, CodingKey {
-        case utterance, locale, intent, mediaSearch, playShuffled, resumePlayback, playbackRepeatMode,
-             playbackQueueLocation, playbackSpeed, mediaDestination, affinityType, appName, command, interval,
-             repeatMode, shuffle, playbackRate, property, volume, volumeChange, volumeStep, target, spans, vocabulary, score, alternatives, error, explain
-    }
-
-    public func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encodeIfPresent(utterance, forKey: .utterance)
-        try c.encodeIfPresent(locale, forKey: .locale)
-        try c.encode(intent, forKey: .intent)
-        try c.encodeIfPresent(mediaSearch, forKey: .mediaSearch)
-        try c.encodeIfPresent(playShuffled, forKey: .playShuffled)
-        try c.encodeIfPresent(resumePlayback, forKey: .resumePlayback)
-        try c.encodeIfPresent(playbackRepeatMode, forKey: .playbackRepeatMode)
-        try c.encodeIfPresent(playbackQueueLocation, forKey: .playbackQueueLocation)
-        try c.encodeIfPresent(playbackSpeed, forKey: .playbackSpeed)
-        try c.encodeIfPresent(mediaDestination, forKey: .mediaDestination)
-        try c.encodeIfPresent(affinityType, forKey: .affinityType)
-        try c.encodeIfPresent(appName, forKey: .appName)
-        try c.encodeIfPresent(command, forKey: .command)
-        try c.encodeIfPresent(interval, forKey: .interval)
-        try c.encodeIfPresent(repeatMode, forKey: .repeatMode)
-        try c.encodeIfPresent(shuffle, forKey: .shuffle)
-        try c.encodeIfPresent(playbackRate, forKey: .playbackRate)
-        try c.encodeIfPresent(property, forKey: .property)
-        try c.encodeIfPresent(volume, forKey: .volume)
-        try c.encodeIfPresent(volumeChange, forKey: .volumeChange)
-        try c.encodeIfPresent(volumeStep, forKey: .volumeStep)
-        try c.encodeIfPresent(target, forKey: .target)
-        try c.encodeIfPresent(spans, forKey: .spans)
-        try c.encodeIfPresent(vocabulary, forKey: .vocabulary)
-        try c.encodeIfPresent(score, forKey: .score)
-        try c.encodeIfPresent(alternatives, forKey: .alternatives)
-        try c.encodeIfPresent(error, forKey: .error)
-        try c.encodeIfPresent(explain, forKey: .explain)
-    }
-
     /// The result as one line of JSON, as the CLI prints it.
     public func jsonLine(pretty: Bool = false) -> String {
         let encoder = JSONEncoder()
@@ -201,5 +172,31 @@ public struct ParseResult: Codable, Sendable, Hashable {
         fallback.error = "could not encode the result"
         guard let data = try? encoder.encode(fallback) else { return #"{"intent":null,"error":"could not encode the result"}"# }
         return String(decoding: data, as: UTF8.self)
+    }
+}
+
+/// An optional that is written as `null` when it has no value, where synthesized coding would leave the key
+/// out (the contract's `intent` is always present).
+@propertyWrapper
+public struct EncodedEvenWhenNil<Value: Codable & Hashable & Sendable>: Codable, Hashable, Sendable {
+    public var wrappedValue: Value?
+
+    public init(wrappedValue: Value?) { self.wrappedValue = wrappedValue }
+
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.singleValueContainer()
+        wrappedValue = c.decodeNil() ? nil : try c.decode(Value.self)
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.singleValueContainer()
+        if let wrappedValue { try c.encode(wrappedValue) } else { try c.encodeNil() }
+    }
+}
+
+extension KeyedDecodingContainer {
+    /// A missing key decodes as no value (a result written by another tool may leave `intent` out).
+    public func decode<V>(_ type: EncodedEvenWhenNil<V>.Type, forKey key: Key) throws -> EncodedEvenWhenNil<V> {
+        try decodeIfPresent(type, forKey: key) ?? EncodedEvenWhenNil(wrappedValue: nil)
     }
 }

@@ -2,14 +2,14 @@ import CICU
 
 /// One ICU word breaker and spell-out number format for a locale. ICU's iterators keep state, so a
 /// session is used by one thread at a time; `ICUSessionPool` hands them out.
-final class ICUSession: @unchecked Sendable {
+package final class ICUSession: @unchecked Sendable {
     private let handle: OpaquePointer
     private var starts: [Int32] = Array(repeating: 0, count: 64)
     private var ends: [Int32] = Array(repeating: 0, count: 64)
     private var kinds: [Int32] = Array(repeating: 0, count: 64)
 
     /// - Parameter transform: an ICU transliterator ID applied to matching forms ("Traditional-Simplified").
-    init(locale: String, transform: String? = nil) throws {
+    package init(locale: String, transform: String? = nil) throws {
         var status: Int32 = 0
         guard let h = mp_text_open(locale, transform, &status) else {
             throw TextError.icu(status, transform.map { "opening locale \(locale) with the transform '\($0)'" } ?? "opening locale \(locale)")
@@ -35,7 +35,7 @@ final class ICUSession: @unchecked Sendable {
     deinit { mp_text_close(handle) }
 
     /// Word segments of `chars` as UTF-16 offsets, spaces and punctuation included.
-    func segments(_ chars: [UInt16]) -> [(start: Int, end: Int, kind: WordKind)] {
+    package func segments(_ chars: [UInt16]) -> [(start: Int, end: Int, kind: WordKind)] {
         var count: Int32 = 0
         while true {
             let capacity = Int32(starts.count)
@@ -129,7 +129,7 @@ final class ICUSessionPool: Sendable {
 
 /// Text in matching form: NFKC case folding, accents removed, typographic apostrophes made plain.
 /// "Beyoncé" and "BEYONCE" and "ｂｅｙｏｎｃｅ" all fold to "beyonce".
-func matchingForm(_ text: String) -> String {
+package func matchingForm(_ text: String) -> String {
     // ASCII letters and digits: case folding is lower-casing, and there is nothing else to fold.
     var upper = false
     if text.utf8.allSatisfy({ b in

@@ -115,6 +115,13 @@ struct Tokenizer: Sendable {
             var token = Token(start: start, end: end, key: key, kind: segment.kind)
             (token.trailing, token.trailingEnd) = trailingSigns(scalars, from: whole.1)
             if token.trailing.isEmpty { token.trailingEnd = end }
+            // An elided word the word breaker cut from its apostrophe ("l' album", "dell'85"): the clitic
+            // with its apostrophe, as "l'album" gives it.
+            if token.trailing.hasPrefix("'"), end == whole.1, splitPrefixes.contains(token.key + "'") {
+                token.key += "'"
+                token.end += 1
+                token.trailing.removeFirst()
+            }
             appendSplitting(token, into: &tokens)
         }
         return Utterance(text: text, scalars: scalars, tokens: tokens)
@@ -150,11 +157,15 @@ struct Tokenizer: Sendable {
         }
     }
 
-    /// Combining marks (kana voicing marks among them) and variation selectors belong to the character before.
+    /// Combining marks (kana voicing marks among them), the half-width and spacing voicing marks (ﾞ ﾟ ゛ ゜,
+    /// which are letters to Unicode but voice the kana before them: ｸﾞ = グ) and variation selectors belong to
+    /// the character before.
     private static func isMarkOrSelector(_ s: Unicode.Scalar) -> Bool {
         switch s.properties.generalCategory {
         case .nonspacingMark, .spacingMark, .enclosingMark: return true
-        default: return (0xFE00...0xFE0F).contains(s.value) || (0xE0100...0xE01EF).contains(s.value)
+        default:
+            return (0xFE00...0xFE0F).contains(s.value) || (0xE0100...0xE01EF).contains(s.value)
+                || s.value == 0xFF9E || s.value == 0xFF9F || s.value == 0x309B || s.value == 0x309C
         }
     }
 

@@ -273,25 +273,9 @@ public struct VocabularyHit: Sendable, Hashable {
     ///    item loaded first);
     /// 4. then the earlier start, the type in `VocabularyType.allCases` order, the phrase and the value, so
     ///    that the choice never depends on the order hits were found.
-    public static func ranksAbove(_ a: VocabularyHit, _ b: VocabularyHit) -> Bool {
-        if a.entry.source != b.entry.source { return a.entry.source == .user }
-        if a.length != b.length { return a.length > b.length }
-        if a.entry.priority != b.entry.priority { return a.entry.priority < b.entry.priority }
-        if a.start != b.start { return a.start < b.start }
-        return entryRanksAbove(a.entry, b.entry)
-    }
+    public static func ranksAbove(_ a: VocabularyHit, _ b: VocabularyHit) -> Bool { Ranking.vocabularyHit(a, ranksAbove: b) }
 
-    /// Tie-break between entries of equal coverage: source, priority, type order, phrase, value.
-    static func entryRanksAbove(_ a: VocabularyEntry, _ b: VocabularyEntry) -> Bool {
-        if a.source != b.source { return a.source == .user }
-        if a.priority != b.priority { return a.priority < b.priority }
-        if a.type != b.type { return typeOrder[a.type]! < typeOrder[b.type]! }
-        if a.phrase != b.phrase { return a.phrase < b.phrase }
-        return a.value < b.value
-    }
-
-    private static let typeOrder: [VocabularyType: Int] =
-        Dictionary(uniqueKeysWithValues: VocabularyType.allCases.enumerated().map { ($1, $0) })
+    static func entryRanksAbove(_ a: VocabularyEntry, _ b: VocabularyEntry) -> Bool { Ranking.vocabularyEntry(a, ranksAbove: b) }
 
     /// A selection of `hits` in which no two overlap, taken greedily in `ranksAbove` order; sorted by start.
     public static func nonOverlapping(_ hits: [VocabularyHit]) -> [VocabularyHit] {

@@ -1,0 +1,89 @@
+/// How readings are ranked, in one place: the rank a path accumulates while it is matched (`Rank`), the order
+/// of complete readings (`Ranking.order`), the score a result reports (`Ranking.score`), and which of two
+/// overlapping vocabulary hits is kept (`Ranking.vocabularyHit(_:ranksAbove:)`). Grammars/README.md
+/// ("Ranking") describes the same rules for grammar writers.
+/// A ranking key that orders readings by the grammar's rules: more literal words, then more words
+/// matched by lists and recognisers, then fewer words in wildcards, then fewer wildcards.
+/// Packed into one integer (counts stay far below 256 because utterances are capped in length).
+struct Rank: Comparable, Sendable {
+    var value: Int64 = 0
+    static let literal: Int64 = 1 << 40
+    static let entityWord: Int64 = 1 << 30
+    static let wildcardWord: Int64 = 1 << 20
+    static let wildcard: Int64 = 1 << 10
+    /// One list or recogniser slot: "indie rock" as one genre beats "indie" + "rock".
+    static let slot: Int64 = 1
+    /// A skip word ("um", "alexa"): a little cheaper than a word of free text, so a filler next to a name
+    /// is skipped rather than taken into the name.
+    static let skippedWord: Int64 = wildcardWord - wildcard
+    /// A word of the template the utterance left out ("play [the] latest episode"): half a literal word.
+    static let missingWord: Int64 = literal / 2
+    /// A word no template has, between matched words: more than a literal word, so it is only worth it
+    /// when it lets more than one more word match literally.
+    static let extraWord: Int64 = literal + wildcardWord
+
+    static func < (a: Rank, b: Rank) -> Bool { a.value < b.value }
+}
+
+
+extension Rank {
+    /// The literal words and the list and recogniser words the rank counts (for `--explain`).
+    var counts: (literals: Int, entityWords: Int) {
+        let literals = Int((value + Rank.literal / 2) / Rank.literal)
+        let entity = Int(((value - Int64(literals) * Rank.literal) + Rank.entityWord / 2) / Rank.entityWord)
+        return (literals, entity)
+    }
+}
+
+enum Ranking {
+    /// Complete readings best first: by rank; on a tie, a media reading before a NotMedia one, then the
+    /// reading whose free text runs further before the next marker ("Out From Under | from | Hurricane
+    /// Chris"), then the earlier sentence.
+    static func order(_ found: [Candidate], grammar: CompiledGrammar, steps: [Step]) -> [Candidate] {
+        let ends = found.map { Matcher.wildcardEnds(of: $0.step, steps: steps, grammar: grammar) }
+        return found.indices.sorted { i, j in
+            let x = found[i], y = found[j]
+            if x.rank != y.rank { return x.rank > y.rank }
+            let a = grammar.sentences[Int(x.sentence)].intent == .notMedia
+            let b = grammar.sentences[Int(y.sentence)].intent == .notMedia
+            if a != b { return b }
+            if ends[i] != ends[j] { return ends[i].lexicographicallyPrecedes(ends[j]) == false }
+            return x.sentence < y.sentence
+        }.map { found[$0] }
+    }
+
+    /// The share of words matched by literals, lists and recognisers, wildcard words counting half; lower
+    /// when another reading ranked the same.
+    /// Skipped words count like free text, extra words as not understood, and each word the reading had to
+    /// assume takes a little off.
+    static func score(_ reading: ReadingBuilder.Reading, words: Int, tied: Bool) -> Double {
+        let n = Double(max(words, 1))
+        var s = 1.0 - 0.5 * Double(reading.wildcardWords + reading.skipped) / n - Double(reading.extra) / n
+            - 0.05 * Double(reading.assumed)
+        s = max(s, 0)
+        if tied { s *= 0.85 }
+        return (s * 100).rounded() / 100
+    }
+
+    /// Overlapping vocabulary hits: user entries before global ones, then the longer, then the earlier in
+    /// the user's ordered set, then the earlier in the utterance.
+    static func vocabularyHit(_ a: VocabularyHit, ranksAbove b: VocabularyHit) -> Bool {
+        if a.entry.source != b.entry.source { return a.entry.source == .user }
+        if a.length != b.length { return a.length > b.length }
+        if a.entry.priority != b.entry.priority { return a.entry.priority < b.entry.priority }
+        if a.start != b.start { return a.start < b.start }
+        return vocabularyEntry(a.entry, ranksAbove: b.entry)
+    }
+
+    /// Tie-break between entries of equal coverage: source, priority, type order, phrase, value.
+    static func vocabularyEntry(_ a: VocabularyEntry, ranksAbove b: VocabularyEntry) -> Bool {
+        if a.source != b.source { return a.source == .user }
+        if a.priority != b.priority { return a.priority < b.priority }
+        if a.type != b.type { return typeOrder[a.type]! < typeOrder[b.type]! }
+        if a.phrase != b.phrase { return a.phrase < b.phrase }
+        return a.value < b.value
+    }
+
+    private static let typeOrder: [VocabularyType: Int] =
+        Dictionary(uniqueKeysWithValues: VocabularyType.allCases.enumerated().map { ($1, $0) })
+}
