@@ -19,13 +19,17 @@ struct Path: Sendable {
     var step: Int32
     var filled: UInt32 = 0
     var captures: UInt64 = 0
-    /// Tolerance used so far: words assumed (bits 0-1), extra words (bits 2-4), and bit 5 when the last
-    /// step was an extra word (which must be followed by a literal word or a list entry).
+    /// Tolerance used so far: words assumed (bits 0-1), extra words (bits 2-4), bit 5 when the last step
+    /// was an extra word (which must be followed by a literal word or a list entry), bit 6 when it was an
+    /// assumed word (which must be followed by a literal word).
     var tolerance: UInt8 = 0
 
     var missing: Int { Int(tolerance & 3) }
     var extra: Int { Int((tolerance >> 2) & 7) }
     var afterExtra: Bool { tolerance & 32 != 0 }
+    var afterAssumed: Bool { tolerance & 64 != 0 }
+    /// The last step was a tolerant one that restricts what may follow.
+    var restricted: Bool { tolerance & 96 != 0 }
 }
 
 /// What a locale lets an utterance leave out or add (`skip_words`, `optional_words`, `extra_words`), for
@@ -252,7 +256,7 @@ struct Matcher {
                 if !tolerance.isEmpty { tolerate(scratch, state: u, at: position, n: n, input: input, chart: &chart, steps: &steps) }
                 if position == n {
                     for a in automaton.acceptRange(u) {
-                        for p in scratch where !p.afterExtra {
+                        for p in scratch where !p.restricted {
                             candidates.append(Candidate(sentence: automaton.accepts[a], rank: p.rank, step: p.step))
                         }
                     }
@@ -346,7 +350,7 @@ struct Matcher {
         if position < n, !input.skipAt.isEmpty, !locked {
             for length in input.skipAt[position] where !input.isLocked(position, position + length) {
                 let target = chart.entry(position + length, u)
-                for p in paths where !p.afterExtra {
+                for p in paths where !p.restricted {
                     advance(p, slot: StepKind.skipped, bit: 0, from: position, to: position + length, payload: -1,
                             gain: -Int64(length) * Rank.skippedWord, captures: p.captures, state: u, entry: target,
                             chart: &chart, steps: &steps, tolerance: p.tolerance)
@@ -357,25 +361,35 @@ struct Matcher {
             for ti in automaton.wordTargets(u, word) {
                 let t = automaton.targets[ti]
                 var entry = -1
-                for p in paths where p.missing < Tolerance.maxMissing && !p.afterExtra {
+                // Only between words the grammar explains: after a literal word or a list entry, before a literal
+                // word (an assumed word never stands alone between two stretches of free text).
+                for p in paths where p.missing < Tolerance.maxMissing && !p.restricted && p.step >= 0 && followsGrammarWord(p, steps) {
                     if entry < 0 { entry = chart.entry(position, t) }
                     advance(p, slot: StepKind.assumed, bit: 0, from: position, to: position, payload: word,
                             gain: -Rank.missingWord, captures: p.captures, state: t, entry: entry,
-                            chart: &chart, steps: &steps, tolerance: p.tolerance + 1)
+                            chart: &chart, steps: &steps, tolerance: (p.tolerance & 31) + 1 | 64)
                 }
             }
         }
         guard tolerance.maxExtra > 0, position < n, position > 0, !locked else { return }
         var entry = -1
-        for p in paths where p.extra < tolerance.maxExtra && !p.afterExtra && p.step >= 0 {
+        for p in paths where p.extra < tolerance.maxExtra && !p.restricted && p.step >= 0 {
             // Only right after a literal word or a list entry: not at the start, not after free text.
-            let last = steps[Int(p.step)]
-            guard last.slot == -1 || (last.slot >= 0 && { if case .list = grammar.slots[Int(last.slot)].source { return true }; return false }()) else { continue }
+            guard followsGrammarWord(p, steps) else { continue }
             if entry < 0 { entry = chart.entry(position + 1, u) }
             advance(p, slot: StepKind.extra, bit: 0, from: position, to: position + 1, payload: -1,
                     gain: -Rank.extraWord, captures: p.captures, state: u, entry: entry,
                     chart: &chart, steps: &steps, tolerance: (p.tolerance & 31) + 4 | 32)
         }
+    }
+
+    /// Was the last step of `p` a literal word or a list entry?
+    @inline(__always)
+    private func followsGrammarWord(_ p: Path, _ steps: [Step]) -> Bool {
+        let last = steps[Int(p.step)]
+        if last.slot == -1 { return true }
+        guard last.slot >= 0, case .list = grammar.slots[Int(last.slot)].source else { return false }
+        return true
     }
 
     /// Where each wildcard of a reading ends, first wildcard first: the tie-break that prefers longer
@@ -401,7 +415,7 @@ struct Matcher {
         // After an extra word only a literal word or a list entry may come (not free text or a number).
         let isList: Bool
         if case .list = grammar.slots[Int(slot)].source { isList = true } else { isList = false }
-        for p in paths where p.filled & bit == 0 && (isList || !p.afterExtra) {
+        for p in paths where p.filled & bit == 0 && !p.afterAssumed && (isList || !p.afterExtra) {
             let captures = (p.captures ^ h) &* 0xBF58_476D_1CE4_E5B9 &+ 0x94D0_49BB_1331_11EB
             if entry < 0 { entry = chart.entry(to, target) }
             advance(p, slot: slot, bit: bit, from: from, to: to, payload: payload, gain: gain, captures: captures,

@@ -68,7 +68,8 @@ struct NumberRecognizer: Sendable {
         var single: [String: String] = [:], runs: [String: String] = [:]
         for (from, to) in forms.aliases {
             let w = words(from)
-            if w.count == 1 { single[w[0]] = single[w[0]] ?? to } else if w.count > 1 { runs[w.joined()] = runs[w.joined()] ?? to }
+            let key = w.joined().filter { $0.isLetter || $0.isNumber }
+            if w.count == 1 { single[w[0]] = single[w[0]] ?? to } else if w.count > 1 { runs[key] = runs[key] ?? to }
         }
         aliases = single
         runAliases = runs
@@ -468,7 +469,8 @@ struct NumberRecognizer: Sendable {
             text += token.key
             previous = token
         }
-        if !runAliases.isEmpty, let alias = runAliases[text.filter { $0 != " " }] { text = alias }
+        // A run alias is found whatever joins its words (space, hyphen or nothing).
+        if !runAliases.isEmpty, let alias = runAliases[text.filter { $0.isLetter || $0.isNumber }] { text = alias }
         return session.cachedSpelledNumber(text)
     }
 
