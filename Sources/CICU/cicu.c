@@ -32,7 +32,11 @@ static UNumberFormat *open_folded(const UNumberFormat *spellout, const char *loc
     if (!rules) return NULL;
     unum_toPattern(spellout, 0, rules, n + 1, &err);
     UNumberFormat *f = NULL;
-    if (U_SUCCESS(err)) {
+    // Rules written in ASCII (English, Dutch …) have no accents to lose: the locale's own rules read
+    // every matching form already, and a second formatter would only double the work of a failed parse.
+    int ascii = 1;
+    for (int32_t i = 0; i < n && ascii; i++) if (rules[i] > 0x7F) ascii = 0;
+    if (U_SUCCESS(err) && !ascii) {
         int32_t m = mp_fold(rules, n, NULL, 0);
         UChar *out = m > 0 ? malloc(sizeof(UChar) * (size_t)m) : NULL;
         if (out && mp_fold(rules, n, out, m) == m) {
@@ -46,6 +50,26 @@ static UNumberFormat *open_folded(const UNumberFormat *spellout, const char *loc
     }
     free(rules);
     return f;
+}
+
+/// Do two spell-out formats have the same rules? (Then asking the second after the first is wasted work.)
+static int same_rules(const UNumberFormat *a, const UNumberFormat *b) {
+    UErrorCode err = U_ZERO_ERROR;
+    int32_t n = unum_toPattern(a, 0, NULL, 0, &err);
+    err = U_ZERO_ERROR;
+    int32_t m = unum_toPattern(b, 0, NULL, 0, &err);
+    if (n <= 0 || n != m) return 0;
+    UChar *x = malloc(sizeof(UChar) * (size_t)(n + 1)), *y = malloc(sizeof(UChar) * (size_t)(m + 1));
+    int same = 0;
+    if (x && y) {
+        err = U_ZERO_ERROR;
+        unum_toPattern(a, 0, x, n + 1, &err);
+        unum_toPattern(b, 0, y, m + 1, &err);
+        same = U_SUCCESS(err) && memcmp(x, y, sizeof(UChar) * (size_t)n) == 0;
+    }
+    free(x);
+    free(y);
+    return same;
 }
 
 static void save_default_rule_set(mp_text *t) {
@@ -69,6 +93,7 @@ mp_text *mp_text_open(const char *locale, const char *transform, int32_t *status
     if (U_SUCCESS(err)) {
         unum_setAttribute(t->spellout, UNUM_LENIENT_PARSE, 1);
         t->folded = open_folded(t->spellout, locale);
+        if (t->folded && same_rules(t->folded, t->spellout)) { unum_close(t->folded); t->folded = NULL; }
         // A region's rules may read only the regional forms (fr_BE: septante, not soixante-dix); people
         // there say both, so the language's rules are asked too.
         char language[32];
@@ -78,6 +103,7 @@ mp_text *mp_text_open(const char *locale, const char *transform, int32_t *status
             lerr = U_ZERO_ERROR;
             t->language = unum_open(UNUM_SPELLOUT, NULL, 0, language, NULL, &lerr);
             if (U_FAILURE(lerr)) { if (t->language) unum_close(t->language); t->language = NULL; }
+            else if (same_rules(t->language, t->spellout)) { unum_close(t->language); t->language = NULL; }
             else unum_setAttribute(t->language, UNUM_LENIENT_PARSE, 1);
         }
         t->formatter = unum_open(UNUM_SPELLOUT, NULL, 0, locale, NULL, &err);

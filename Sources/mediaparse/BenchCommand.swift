@@ -30,6 +30,9 @@ struct Bench: ParsableCommand {
     @Flag(help: "Skip the end-to-end CLI measurement.")
     var noCLI = false
 
+    @Option(help: ArgumentHelp("Grammar folders laid out like Grammars/ over the built-in ones (to measure a grammar being written).", valueName: "dir"))
+    var grammars: [String] = []
+
     @Flag(help: "Print the figures as one JSON object (rates in utterances/s, times in seconds) instead of the table.")
     var json = false
 
@@ -58,7 +61,9 @@ struct Bench: ParsableCommand {
         let floor = try Benchmark.icuFloor(locale: locale, utterances: mix, iterations: iterations)
         row("ICU floor (fold + word break), 1 thread", String(format: "%.0f utterances/s (%.2f µs each)", floor, 1e6 / floor), ["icuFloorRate": floor])
 
-        let startup = try Benchmark.startup(locale: locale, repeats: 5)
+        var catalog = GrammarCatalog.builtIn
+        for dir in grammars { try catalog.overlay(directory: dir) }
+        let startup = try Benchmark.startup(locale: locale, catalog: catalog, repeats: 5)
         row("start-up, \(locale)", String(format: "%.1f ms", startup * 1000), ["startup": startup])
         let all = GrammarCatalog.builtIn.locales
         var failed: [String] = []
@@ -70,7 +75,7 @@ struct Bench: ParsableCommand {
         for f in failed { FileHandle.standardError.write(Data("mediaparse bench: locale \(f)\n".utf8)) }
         row("start-up, all \(all.count) locale folders", String(format: "%.1f ms", allStartup * 1000), ["startupAllLocales": allStartup])
 
-        let parser = try MediaParser(locale: locale)
+        let parser = try MediaParser(locale: locale, catalog: catalog)
         let size = parser.grammarSize
         row("grammar, \(locale)", "\(size.sentences) sentences; automaton of \(size.states) states, \(size.wordEdges) word edges, \(size.slotEdges) slot edges")
         let plain = Benchmark.parseRate(parser, utterances: mix, iterations: iterations)
@@ -83,7 +88,7 @@ struct Bench: ParsableCommand {
 
         if !noVocabulary {
             let (user, global) = Benchmark.syntheticVocabulary(user: 10_000, global: 100_000)
-            let withVocabulary = try MediaParser(locale: locale)
+            let withVocabulary = try MediaParser(locale: locale, catalog: catalog)
             let load = Benchmark.time {
                 withVocabulary.vocabulary.setUserVocabulary(user)
                 withVocabulary.vocabulary.loadGlobal(global)

@@ -37,6 +37,8 @@ struct Path: Sendable {
 struct Tolerance: Sendable {
     var skipPhrases: [[String]] = []
     var optionalWordIDs: [Int32] = []
+    /// Per automaton state: does it have an edge for an optional word? (Most states have none.)
+    var optionalStates: [Bool] = []
     var maxExtra = 0
     /// At most this many template words assumed per reading.
     static let maxMissing = 2
@@ -253,7 +255,10 @@ struct Matcher {
                 let u = chart.entryState[e]
                 scratch.removeAll(keepingCapacity: true)
                 for i in chart.pathRange(e) { scratch.append(chart.path(i)) }
-                if !tolerance.isEmpty { tolerate(scratch, state: u, at: position, n: n, input: input, chart: &chart, steps: &steps) }
+                if !tolerance.isEmpty, tolerance.maxExtra > 0 || (!tolerance.optionalStates.isEmpty && tolerance.optionalStates[Int(u)])
+                    || (position < n && !input.skipAt.isEmpty && !input.skipAt[position].isEmpty) {
+                    tolerate(scratch, state: u, at: position, n: n, input: input, chart: &chart, steps: &steps)
+                }
                 if position == n {
                     for a in automaton.acceptRange(u) {
                         for p in scratch where !p.restricted {
@@ -357,9 +362,14 @@ struct Matcher {
                 }
             }
         }
-        for word in tolerance.optionalWordIDs {
+        // The word said next must be one the assumed word's state can read (checked here, so that no entry
+        // is made for an assumption that could not go on).
+        let next = position < n ? input.wordIDs[position] : -1
+        guard next >= 0 || tolerance.maxExtra > 0 else { return }
+        for word in tolerance.optionalWordIDs where next >= 0 {
             for ti in automaton.wordTargets(u, word) {
                 let t = automaton.targets[ti]
+                guard !automaton.wordTargets(t, next).isEmpty else { continue }
                 var entry = -1
                 // Only between words the grammar explains: after a literal word or a list entry, before a literal
                 // word (an assumed word never stands alone between two stretches of free text).

@@ -10,7 +10,9 @@ import Foundation
 /// (compounds: "einundachtzig", "neunzehnhundertneunundneunzig"). The forms built around a number (glued
 /// "80er", "3rd", "x1,5"; phrases "années {number}", "{number} 年代"), fractions, units and the rest come from
 /// the locale's `numbers:` settings (`NumberForms`).
-struct NumberRecognizer: Sendable {
+/// A class: it is shared by every parse of a parser (its tables are built once and never change), and
+/// passing a reference costs one retain where copying a struct of tables would cost one per table.
+final class NumberRecognizer: Sendable {
     /// Words that may be part of a spelled-out number.
     let numberWords: Set<String>
     /// Words that only ordinal rule sets use ("third", "dritten", "第"): a run holding one is an ordinal.
@@ -18,6 +20,8 @@ struct NumberRecognizer: Sendable {
     /// First three characters of every number word of three or more: a word of six or more that starts like
     /// one may be a compound, which ICU is then asked about.
     let numberPrefixes: Set<Substring>
+    /// Number words that only stand between two others.
+    let connectors: Set<String>
     /// The longest run of number words tried as one number.
     let maxRun = 7
 
@@ -32,6 +36,13 @@ struct NumberRecognizer: Sendable {
     private let stemEndings: [String]
     private let glued: [(kind: RecognizerKind, form: GluedForm)]
     private let phrases: [(kind: RecognizerKind, items: [PhraseItem])]
+    /// For the quick checks: are there glued forms of words, and their endings and beginnings; the first
+    /// words of units.
+    private let wordForms: Bool
+    private let gluedEndings: Set<String>
+    private let gluedBeginnings: Set<String>
+    private let gluedLastBytes: Set<UInt8>
+    private let unitStarts: Set<String>
 
     /// A word of a phrase, or the number it is built around.
     enum PhraseItem: Sendable, Equatable {
@@ -51,7 +62,7 @@ struct NumberRecognizer: Sendable {
         func words(_ text: String) -> [String] { tokenizer.words(of: text, session: session) }
         // Number words: every word of every public spell-out rule set's rendering of 0-100, the hundreds,
         // powers of ten, a few years and decimals. Ordinal words are those no cardinal rendering uses.
-        var cardinal = Set<String>(), ordinal = Set<String>()
+        var cardinal = Set<String>(), ordinal = Set<String>(), edges = Set<String>()
         let values: [Double] = Array(0...100).map(Double.init) + stride(from: 200, through: 900, by: 100).map(Double.init)
             + [1000, 2000, 10_000, 100_000, 1_000_000, 1_000_000_000, 1905, 1999, 2005, 2020, 101, 1001]
         let decimals: [Double] = [0.5, 1.5, 2.25, 3.75]
@@ -61,6 +72,7 @@ struct NumberRecognizer: Sendable {
                 guard let s = session.spellOut(v, ruleSet: ruleSet) else { continue }
                 let w = words(s)
                 if isOrdinal { ordinal.formUnion(w) } else { cardinal.formUnion(w) }
+                if let first = w.first, let last = w.last { edges.insert(first); edges.insert(last) }
             }
         }
         // One word: read as another word wherever it stands. Several words: a whole run of number words
@@ -76,12 +88,16 @@ struct NumberRecognizer: Sendable {
         yearZeroWords = Set(forms.yearZeroWords)
         numberWords = cardinal.union(ordinal).union(yearZeroWords)
         ordinalWords = ordinal.subtracting(cardinal)
-        numberPrefixes = Set(numberWords.filter { $0.count >= 3 }.map { $0.prefix(3) })
+        // Words that only ever join two others ("and" of "one hundred and five", "y", "et", "komma", "点"):
+        // a run of number words neither starts nor ends with one.
+        connectors = cardinal.union(ordinal).subtracting(edges)
+        numberPrefixes = Set(numberWords.subtracting(connectors).filter { $0.count >= 3 }.map { $0.prefix(3) })
         let separators = forms.decimalSeparators ?? icuDecimalSeparator(locale: icuLocale).map { [$0] } ?? []
         decimalSeparators = Set(separators.compactMap { $0.count == 1 ? $0.first : nil } + ["."])
         fractions = forms.fractions.map { (words($0.text), $0.value) }.filter { !$0.0.isEmpty }
         articlesAsOne = Set(forms.articlesAsOne)
-        units = forms.durationUnits.map { (words($0.text), $0.seconds) }.filter { !$0.0.isEmpty }
+        let unitList = forms.durationUnits.map { (words($0.text), $0.seconds) }.filter { !$0.0.isEmpty }
+        units = unitList
         frequencyBands = Set(forms.frequencyBands)
         stemEndings = forms.stemEndings
         var glued: [(RecognizerKind, GluedForm)] = []
@@ -107,6 +123,13 @@ struct NumberRecognizer: Sendable {
         }
         self.glued = glued
         self.phrases = phrases
+        wordForms = glued.contains { $0.1.part != .digits }
+        gluedEndings = Set(glued.filter { $0.1.part != .digits }.map { $0.1.suffix })
+        gluedBeginnings = Set(glued.filter { $0.1.part != .digits }.map { $0.1.prefix })
+        // An empty ending lets any word through (a prefix form: "x{number}").
+        let endings = glued.filter { $0.1.part != .digits }.map { $0.1.suffix }
+        gluedLastBytes = endings.contains("") ? Set(0...255) : Set(endings.compactMap { $0.utf8.last })
+        unitStarts = Set(unitList.compactMap(\.0.first))
     }
 
     /// The word sequences of a phrase template; nil when it holds something other than words, ( | ), [ ] and
@@ -192,14 +215,15 @@ struct NumberRecognizer: Sendable {
 
         for (i, token) in tokens.enumerated() {
             let key = token.key
-            if let v = digitsValue(Substring(key)) {
+            let startsWithDigit = key.utf8.first.map { $0 >= 0x30 && $0 <= 0x39 } ?? false
+            if startsWithDigit, let v = digitsValue(Substring(key)) {
                 numbers.append(Entity(start: i, end: i + 1, kind: .number, value: .number(v)))
                 digitNumbers.insert(i)
                 if key.count == 4, let y = Int(key), (1000...2099).contains(y) {
                     out.append(Entity(start: i, end: i + 1, kind: .year, value: yearRange(y)))
                 }
             }
-            if !glued.isEmpty { out += gluedEntities(tokens, at: i, session: session) }
+            if !glued.isEmpty, mayBeGlued(token) { out += gluedEntities(tokens, at: i, session: session) }
         }
 
         // Runs of spelled-out number words: every sub-run ICU reads whole.
@@ -208,8 +232,8 @@ struct NumberRecognizer: Sendable {
             guard isNumberWord(tokens[i].key, session: session) else { i += 1; continue }
             var j = i
             while j < tokens.count, isNumberWord(tokens[j].key, session: session), j - i < maxRun { j += 1 }
-            for start in i..<j {
-                for end in stride(from: j, to: start, by: -1) {
+            for start in i..<j where !connectors.contains(tokens[start].key) {
+                for end in stride(from: j, to: start, by: -1) where !connectors.contains(tokens[end - 1].key) {
                     let run = tokens[start..<end]
                     if let value = spelled(run, session: session) {
                         let kind: RecognizerKind = run.contains { ordinalWords.contains($0.key) } ? .ordinal : .number
@@ -253,8 +277,8 @@ struct NumberRecognizer: Sendable {
         out += withFractions
 
         // Phrases around a number ("années 80", "八十年代", "{decade} jahre"): twice, so that a phrase may
-        // build on what another one made.
-        if !phrases.isEmpty {
+        // build on what another one made. Every phrase is built on an entity, so none without one.
+        if !phrases.isEmpty, !out.isEmpty {
             var made: [Entity] = []
             for _ in 0..<2 {
                 let known = out + made
@@ -312,7 +336,7 @@ struct NumberRecognizer: Sendable {
                 }
             }
             // A unit and a fraction with no number before them: "minuto y medio", "hora y media" (one and a half).
-        for i in 0..<tokens.count where !(i > 0 && amounts.contains { $0.1 == i }) {
+        for i in 0..<tokens.count where unitStarts.contains(tokens[i].key) && !(i > 0 && amounts.contains { $0.1 == i }) {
             for (unit, seconds) in units where matches(unit, tokens, at: i) {
                 for (phrase, fraction) in fractions where phrase.count > 1 && matches(phrase, tokens, at: i + unit.count) {
                     durations.append(Entity(start: i, end: i + unit.count + phrase.count, kind: .duration,
@@ -340,8 +364,21 @@ struct NumberRecognizer: Sendable {
         }
         // Hundreds of digits, or hours of them, overflow to infinity, which JSON cannot hold: such a number is
         // read as words, not as a number. The same reading found twice is kept once.
+        let all = out + durations + compound
+        if all.isEmpty { return all }
         var seen = Set<Entity>()
-        return (out + durations + compound).filter { ($0.value.number?.isFinite ?? true) && seen.insert($0).inserted }
+        return all.filter { ($0.value.number?.isFinite ?? true) && seen.insert($0).inserted }
+    }
+
+    /// A quick check before `gluedEntities`: could the token (with its signs, or the word touching it) be
+    /// one of the glued forms? Digit forms need a digit; the others need a form's last letters.
+    @inline(__always)
+    private func mayBeGlued(_ token: Token) -> Bool {
+        if token.key.utf8.contains(where: { $0 >= 0x30 && $0 <= 0x39 }) { return true }
+        if !token.trailing.isEmpty || token.trailingEnd > token.end { return true }
+        guard wordForms, let last = token.key.utf8.last, gluedLastBytes.contains(last) else { return false }
+        return gluedEndings.contains { token.key.utf8.reversed().starts(with: $0.utf8.reversed()) }
+            && gluedBeginnings.contains { token.key.utf8.starts(with: $0.utf8) }
     }
 
     /// Entities of the glued forms a token is: "80er", "3rd", "x1,5", "seventies", "3." (a sign after digits).
@@ -358,8 +395,8 @@ struct NumberRecognizer: Sendable {
             spellings.append((token.key + token.trailing + tokens[i + 1].key, 2))
         }
         for (kind, form) in glued {
-            for (word, width) in spellings where word.count > form.prefix.count + form.suffix.count
-                && word.hasPrefix(form.prefix) && word.hasSuffix(form.suffix) {
+            for (word, width) in spellings where word.utf8.count > form.prefix.utf8.count + form.suffix.utf8.count
+                && word.utf8.starts(with: form.prefix.utf8) && word.utf8.reversed().starts(with: form.suffix.utf8.reversed()) {
                 let middle = word.dropFirst(form.prefix.count).dropLast(form.suffix.count)
                 var inner: Entity?
                 if form.part != .words, let v = digitsValue(middle) {

@@ -56,10 +56,10 @@ extension ParseResult {
         var search = MediaSearch()
         var destination = MediaDestination()
         var target = Target()
-        for field in Field.allCases {
-            switch (field.place, values[field]) {
+        for (field, value) in values {
+            switch (field.place, value as SlotValue?) {
             case let (.search(path), .text(s)?): search[keyPath: path] = s
-            case let (.searchList(path), _): search[keyPath: path] = lists[field]
+            case (.searchList, _): break
             case let (.searchDate(path), .dateRange(start, end)?): search[keyPath: path] = DateRange(start: start, end: end)
             case let (.text(path), .text(s)?): self[keyPath: path] = s
             case let (.number(path), .number(n)?): self[keyPath: path] = n
@@ -69,6 +69,9 @@ extension ParseResult {
             case let (.target(path), .text(s)?): target[keyPath: path] = s
             default: break
             }
+        }
+        for (field, names) in lists {
+            if case let .searchList(path) = field.place { search[keyPath: path] = names }
         }
         // "music" says only "something musical": it stays the media type when nothing more specific was
         // said ("play music", "play my music"), and gives way to an artist, a genre, a date, a name ...

@@ -129,6 +129,8 @@ struct Tokenizer: Sendable {
 
     /// Signs right after a word, up to a space or the next letter or digit (at most four), in matching form.
     private func trailingSigns(_ scalars: [Unicode.Scalar], from start: Int) -> (String, Int) {
+        // Most words end at a space or at the end of the text.
+        if start >= scalars.count || scalars[start] == " " { return ("", start) }
         var end = start
         while end < scalars.count, end - start < 4 {
             let p = scalars[end].properties
