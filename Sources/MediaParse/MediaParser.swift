@@ -137,13 +137,19 @@ public final class MediaParser: Sendable {
             }
             entries = old
         }
-        for name in appNames {
-            let words = tokenizer.words(of: name, session: session)
-            guard !words.isEmpty else { throw GrammarError("app name '\(name)' has no words", at: location) }
-            entries.append(ListEntry(spoken: .sequence(words.map(TemplateNode.word)), value: .text(name), location: location))
-        }
+        entries += try callerEntries(appNames, called: "app name", at: location, tokenizer: tokenizer, session: session)
         definition.lists[appListName] = ListDefinition(name: appListName, kind: .values(entries, literal: false), location: location,
                                                        level: Int.max)
+    }
+
+    /// List entries for the caller's own names (apps, rooms, players): said as written, reported as given.
+    private static func callerEntries(_ names: [String], called what: String, at location: SourceLocation,
+                                      tokenizer: Tokenizer, session: ICUSession) throws -> [ListEntry] {
+        try names.map { name in
+            let words = tokenizer.words(of: name, session: session)
+            guard !words.isEmpty else { throw GrammarError("\(what) '\(name)' has no words", at: location) }
+            return ListEntry(spoken: .sequence(words.map(TemplateNode.word)), value: .text(name), location: location)
+        }
     }
 
     /// Adds the caller's names to every list of values that a slot of `field` reads (a grammar may read rooms
@@ -164,12 +170,7 @@ public final class MediaParser: Sendable {
         definition.rules.values.forEach { walk($0.template) }
         for list in bound.sorted() {
             guard let existing = definition.lists[list], case let .values(old, literal) = existing.kind else { continue }
-            var entries = old
-            for name in names {
-                let words = tokenizer.words(of: name, session: session)
-                guard !words.isEmpty else { throw GrammarError("\(option) '\(name)' has no words", at: location) }
-                entries.append(ListEntry(spoken: .sequence(words.map(TemplateNode.word)), value: .text(name), location: location))
-            }
+            let entries = old + (try callerEntries(names, called: option, at: location, tokenizer: tokenizer, session: session))
             definition.lists[list] = ListDefinition(name: list, kind: .values(entries, literal: literal), location: existing.location,
                                                     level: existing.level)
         }
