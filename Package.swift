@@ -11,6 +11,10 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
+        // `mediaparse serve` only (the CLI target): the library depends on none of these.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.0"),
     ],
     targets: [
         // The only place that includes ICU's headers: Foundation on Linux carries its own ICU and the
@@ -39,7 +43,9 @@ let package = Package(
         ),
         .executableTarget(
             name: "mediaparse",
-            dependencies: ["MediaParse", "MediaParseTools", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["MediaParse", "MediaParseTools", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                           .product(name: "Hummingbird", package: "hummingbird"), .product(name: "NIOCore", package: "swift-nio"),
+                           .product(name: "Logging", package: "swift-log")]
         ),
         .testTarget(name: "MediaParseTests", dependencies: ["MediaParse", "MediaParseTools"]),
     ]

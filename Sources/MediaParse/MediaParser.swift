@@ -42,16 +42,19 @@ public final class MediaParser: Sendable {
     ///   - deviceNames: the caller's own players ("Kitchen HomePod", "Living Room TV"), added to every list
     ///     the grammar reads `target.device` from.
     ///   - catalog: where grammars come from: the built-in ones unless told otherwise.
-    ///   - cacheCompiledGrammar: keep the compiled grammar on disk and read it back next time (see the
-    ///     README: `MEDIAPARSE_CACHE` says where, or `off`). A grammar read back is the one compiled from the
-    ///     same files by the same build of the library.
+    ///   - cacheCompiledGrammar: keep the compiled grammar on disk and read it back next time, so that a
+    ///     new process starts in milliseconds (the CLI does; a library writes no files unless asked). Where:
+    ///     `$MEDIAPARSE_CACHE` (or `off`), else `$XDG_CACHE_HOME/mediaparse`, else `~/.cache/mediaparse`. A
+    ///     grammar read back is the one compiled from the same files by the same build of the library.
+    ///     Without it, parsers of one process still share a grammar compiled once (in memory).
     /// - Throws: `UnsupportedLocaleError` when no grammar serves the locale; `GrammarError` (with file, line
     ///   and column) when a grammar file is wrong.
     public convenience init(locale: String = "en-US", appNames: [String] = [], areaNames: [String] = [],
                             deviceNames: [String] = [], catalog: GrammarCatalog = .builtIn,
-                            cacheCompiledGrammar: Bool = true) throws {
+                            cacheCompiledGrammar: Bool = false) throws {
         try self.init(locale: locale, appNames: appNames, areaNames: areaNames, deviceNames: deviceNames, catalog: catalog,
-                      cache: cacheCompiledGrammar ? GrammarCache.standard : GrammarCache(directory: nil))
+                      cache: GrammarCache(directory: cacheCompiledGrammar ? GrammarCache.standardDirectory : nil,
+                                         memory: .shared))
     }
 
     /// - Parameter determinize: false matches on the epsilon-free automaton instead (for tests).
@@ -66,8 +69,11 @@ public final class MediaParser: Sendable {
         let key = GrammarCache.key(locale: settings.name, chain: settings.chain, catalog: catalog,
                                    appNames: appNames + areaNames.map { "\u{1}area:" + $0 } + deviceNames.map { "\u{1}device:" + $0 })
         let grammar: CompiledGrammar
-        if let cached = cache.load(key, settings: settings) {
+        if let recent = cache.memory?.grammar(key) {
+            grammar = recent
+        } else if let cached = cache.load(key, settings: settings) {
             grammar = cached
+            cache.memory?.keep(cached, key: key)
         } else {
             var definition = try pool.withSession { session in
                 try loader.load(settings: settings) { tokenizer.words(of: $0, session: session) }
@@ -82,6 +88,7 @@ public final class MediaParser: Sendable {
             }
             let compiled = try GrammarCompiler.compile(definition, determinize: determinize)
             cache.store(compiled, key: key)
+            cache.memory?.keep(compiled, key: key)
             grammar = compiled
         }
         self.grammar = grammar
@@ -100,6 +107,10 @@ public final class MediaParser: Sendable {
         self.tolerance = tolerance
         self.vocabulary = VocabularyStore(runtime: runtime)
     }
+
+    /// Forgets the grammars this process keeps in memory, so that the next parser reads or compiles its own
+    /// (to measure start-up as a new process has it).
+    package static func forgetRecentGrammars() { RecentGrammars.shared.forget() }
 
     /// What the recognisers find in `text` (numbers, ordinals, years, decades, speeds, durations, percentages,
     /// frequencies), before any grammar: every reading, overlapping ones included.
@@ -187,6 +198,16 @@ public final class MediaParser: Sendable {
         return parse(text, alternatives: alternatives, explain: explain, coverage: &none)
     }
 
+    /// Parses one utterance with `userVocabulary` in place of the store's user vocabulary, for this call
+    /// only (a server's request that brings its user's names); the store's global vocabulary still applies,
+    /// and other calls, before, after or at the same time, never see these names.
+    public func parse(_ text: String, alternatives: Int = 0, explain: Bool = false,
+                      userVocabulary: UserVocabulary) -> ParseResult {
+        var none: GrammarCoverage? = nil
+        return parse(text, alternatives: alternatives, explain: explain, coverage: &none,
+                     ownUser: vocabulary.userOnlySnapshot(userVocabulary))
+    }
+
     /// Parses and records in `coverage` which sentence, expansion rules and list entries the chosen
     /// reading used (for `mediaparse test`'s grammar coverage).
     public func parse(_ text: String, coverage: inout GrammarCoverage) -> ParseResult {
@@ -196,7 +217,8 @@ public final class MediaParser: Sendable {
         return r
     }
 
-    private func parse(_ text: String, alternatives: Int, explain: Bool, coverage: inout GrammarCoverage?) -> ParseResult {
+    private func parse(_ text: String, alternatives: Int, explain: Bool, coverage: inout GrammarCoverage?,
+                       ownUser: VocabularySnapshot? = nil) -> ParseResult {
         var result = ParseResult(utterance: text, locale: locale, intent: nil)
         let scalarCount = text.unicodeScalars.count
         if scalarCount > Self.maxScalars {
@@ -208,7 +230,12 @@ public final class MediaParser: Sendable {
             let u = tokenizer.tokenize(text, session: session)
             guard u.tokens.count <= Self.maxWords else { return (u, [Entity](), [VocabularyHit]()) }
             let e = numbers.recognize(u.tokens, session: session)
-            let h = snapshot.isEmpty ? [] : VocabularyHit.nonOverlapping(snapshot.hits(in: u.tokens, entities: e, session: session))
+            var all = snapshot.isEmpty ? [] : snapshot.hits(in: u.tokens, entities: e, session: session)
+            if let ownUser {
+                all.removeAll { $0.entry.source == .user }
+                if !ownUser.isEmpty { all += ownUser.hits(in: u.tokens, entities: e, session: session) }
+            }
+            let h = all.isEmpty ? [] : VocabularyHit.nonOverlapping(all)
             return (u, e, h)
         }
         if utterance.tokens.isEmpty { return result }

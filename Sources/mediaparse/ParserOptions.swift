@@ -1,3 +1,4 @@
+import Foundation
 import ArgumentParser
 import MediaParse
 
@@ -31,5 +32,57 @@ struct ParserOptions: ParsableArguments {
         var catalog = GrammarCatalog.builtIn
         for dir in grammars { try catalog.overlay(directory: dir) }
         return catalog
+    }
+}
+
+extension ParserOptions {
+    /// A parser of `locale` with these options (the compiled grammar cached on disk, as a CLI may), its
+    /// vocabulary files loaded.
+    ///
+    /// - Throws: `UnsupportedLocaleError`, or `GrammarError` naming the file that is wrong.
+    func parser(locale: String) throws -> MediaParser {
+        let parser = try MediaParser(locale: locale, appNames: appNames, areaNames: areaNames, deviceNames: deviceNames,
+                                     catalog: try catalog(), cacheCompiledGrammar: true)
+        for file in userVocabulary { parser.vocabulary.setUserVocabulary(try UserVocabulary(contentsOfFile: file)) }
+        for file in globalVocabulary { parser.vocabulary.loadGlobal(try GlobalVocabulary(contentsOfFile: file)) }
+        return parser
+    }
+
+    /// `parser(locale:)`, or the contract's exit: status 64 for an unsupported locale, 65 for a bad file.
+    func parserOrExit(locale: String) -> MediaParser {
+        do {
+            return try parser(locale: locale)
+        } catch let error as UnsupportedLocaleError {
+            exitWithMessage("mediaparse: \(error)", status: ExitStatus.usage)
+        } catch {
+            exitWithMessage("mediaparse: \(error)", status: ExitStatus.dataError)
+        }
+    }
+}
+
+/// Exit statuses of the contract.
+enum ExitStatus {
+    static let usage: Int32 = 64       // bad arguments, unsupported locale
+    static let dataError: Int32 = 65   // a grammar or vocabulary file is wrong
+}
+
+/// Writes `message` on standard error and ends the process.
+func exitWithMessage(_ message: String, status: Int32) -> Never {
+    FileHandle.standardError.write(Data((message + "\n").utf8))
+    exit(status)
+}
+
+/// The locales of the built-in grammars, for help texts (read from the catalog, never written by hand).
+enum LocaleHelp {
+    static var available: String {
+        let catalog = GrammarCatalog.builtIn
+        let locales = catalog.regionalLocales
+        let parsing = locales.filter { catalog.hasSentenceFiles(locale: $0) }
+        let numbersOnly = locales.filter { !parsing.contains($0) }
+        var text = "Locales: " + parsing.joined(separator: ", ") + "."
+        if !numbersOnly.isEmpty {
+            text += " Numbers, dates and durations only (no grammar yet): " + numbersOnly.joined(separator: ", ") + "."
+        }
+        return text
     }
 }

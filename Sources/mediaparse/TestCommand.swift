@@ -8,15 +8,11 @@ struct Test: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Run labelled utterances and report what the grammar gets right and wrong.",
         discussion: """
-            PATHS are files or folders (default: Corpus). Formats: corpus (our YAML, see Corpus/README.md; the
-            default), snips (Snips NLU JSON), conll (CoNLL with BIO labels and '# text =' / '# intent ='
-            comments), jsonl (one {"text", "intent", "slots": [[label, value]]} object a line). Labels of
-            snips, conll and jsonl files are mapped to the contract as LabelledSetImporter documents. Prints figures per locale and intent (exact-match rate; precision, recall and F1 per
-            field), each failure as a diff, the grammar's unused sentences, rules and list entries, and a last
-            line 'N passed, M failed'.
+            PATHS are files or folders (default: Corpus). It prints figures per locale and intent (exact-match rate; precision, recall and F1 per field), each failure as a diff with the grammar sentence that matched, the grammar's unused sentences, rules and list entries, and a last line 'N passed, M failed'.
 
-            Exit status: 0 when all pass (with --baseline: when no figure fell below the baseline), 1 on
-            failures or regressions, 2 on bad arguments or unreadable files.
+            Formats: corpus is ours (YAML, see Corpus/README.md in the source tree); snips is Snips NLU JSON; conll is CoNLL with BIO labels and '# text =' / '# intent =' comments (as xSID ships); jsonl is one {"text", "intent", "slots": [[label, value], ...]} object a line. Their labels are mapped to the contract's fields (artist to artistName, track, song and podcast to mediaName, playlist to the destination of add requests, genre to genreNames, app to appName); labels without a field are not compared.
+
+            Exit status: 0 when all pass (with --baseline: when no figure fell below the baseline), 1 on failures or regressions, 2 on bad arguments or unreadable files.
             """
     )
 
@@ -27,10 +23,10 @@ struct Test: ParsableCommand {
     @Argument(help: "Corpus files or folders.")
     var paths: [String] = []
 
-    @Option(help: "Format of the files (corpus, snips, conll).")
+    @Option(help: "Format of the files.")
     var format: Format = .corpus
 
-    @Option(help: "Locale of snips and conll files (corpus files name their own).")
+    @Option(help: "Locale of snips, conll and jsonl files (corpus files name their own; a jsonl line's \"locale\" key overrides it).")
     var locale = "en-US"
 
     @Option(help: ArgumentHelp("Compare the figures with this file: only a figure that falls below it fails the run.", valueName: "file.json"))
@@ -62,7 +58,7 @@ struct Test: ParsableCommand {
         let cases: [TestCase]
         let tester: CorpusTester
         do {
-            tester = CorpusTester(catalog: try options.catalog())
+            tester = CorpusTester(catalog: try options.catalog(), cacheCompiledGrammar: true)
             cases = try loadCases()
         } catch let error as GrammarError {
             fail("\(error)")

@@ -2,50 +2,66 @@ import ArgumentParser
 import Foundation
 import MediaParse
 
-/// `mediaparse`: reads utterances from standard input, one per line, and writes one JSON result per line.
+/// `mediaparse`: the parse command by default (`mediaparse` alone is `mediaparse parse`), and the tools as
+/// sub-commands. Each sub-command has its own options: a root with options of its own would take the
+/// sub-commands' same-named ones (`--locale`, `--app-name` …) for itself.
 struct MediaParseCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "mediaparse",
-        abstract: "Parses spoken media requests into SiriKit-shaped intents (JSON Lines out).",
+        abstract: "Parse spoken media requests into SiriKit-shaped intents: one utterance a line in, one JSON object a line out.",
         discussion: """
-            Reads UTF-8 text from standard input, one utterance per line, and writes exactly one JSON object per
-            line to standard output, in input order. See CONTRACT.md for the result format.
+            Reads UTF-8 text from standard input, one utterance per line, and writes exactly one JSON object per line to standard output, in input order, flushed as input arrives. The result format is docs/CONTRACT.md in the source tree.
 
             Example:
-              echo "play the newest episode of Radiolab at double speed" | mediaparse --pretty
+              echo "play Radiolab at double speed" | mediaparse --pretty
+
+            Exit status: 0; 64 for bad arguments or an unsupported locale; 65 for a bad grammar or vocabulary file (the message names the file, line and column).
             """,
-        subcommands: [Parse.self, Test.self, Bench.self],
+        subcommands: [Parse.self, Test.self, Bench.self, Serve.self, Locales.self],
         defaultSubcommand: Parse.self
     )
+
+    /// `mediaparse --help`: the overview, the parse command's options (its main job), then the sub-commands.
+    static var fullHelp: String {
+        var parse = helpMessage(for: Parse.self)
+        if let usage = parse.range(of: "USAGE:") { parse = String(parse[usage.lowerBound...]) }
+        parse = parse.replacingOccurrences(of: "USAGE: mediaparse parse ", with: "USAGE: mediaparse [parse] ")
+        let width = 24
+        let commands = configuration.subcommands.map { command -> String in
+            let name = command._commandName + (command == Parse.self ? " (default)" : "")
+            let abstract = command.configuration.abstract
+            return "  " + name.padding(toLength: width, withPad: " ", startingAt: 0) + abstract
+        }
+        let root = helpMessage(for: Self.self)
+        let overview = root.range(of: "USAGE:").map { String(root[..<$0.lowerBound]) } ?? ""
+        return overview + parse.trimmingCharacters(in: .newlines) + "\n\nSUBCOMMANDS:\n" + commands.joined(separator: "\n")
+            + "\n\n  See 'mediaparse help <subcommand>' for its options.\n"
+    }
 }
 
-/// Exit statuses of the contract.
-enum ExitStatus {
-    static let usage: Int32 = 64       // bad arguments, unsupported locale
-    static let dataError: Int32 = 65   // a grammar or vocabulary file is wrong
-}
-
+/// `mediaparse [parse]`: utterances from standard input, results to standard output.
 struct Parse: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Parse utterances from standard input (the default command)."
     )
 
-    @Option(help: "The locale: BCP 47 (de-DE) or ICU (de_DE) form; a language alone picks its default region.")
+    @Option(help: ArgumentHelp("The locale, BCP 47 (de-DE) or ICU (de_DE); a language alone (de) picks its default region. \(LocaleHelp.available)",
+                               valueName: "locale"))
     var locale = "en-US"
-
-    @OptionGroup var options: ParserOptions
 
     @Flag(help: "Indent the JSON (one object per utterance, over several lines).")
     var pretty = false
 
-    @Option(help: "Also give up to N further readings, best first.")
+    @Option(help: ArgumentHelp("Also give up to N further readings, best first.", valueName: "n"))
     var alternatives = 0
 
     @Flag(help: "Add an \"explain\" object: the sentence that matched, its file:line:column, and what each word did.")
     var explain = false
 
-    @Option(help: "Parse on N threads (output keeps the input order).")
+    @Option(help: ArgumentHelp("Parse on N threads (output keeps the input order).", valueName: "n"))
     var jobs = 1
+
+    @OptionGroup(title: "Parser options") var options: ParserOptions
 
     func validate() throws {
         guard alternatives >= 0 else { throw ValidationError("--alternatives takes a number of 0 or more") }
@@ -53,21 +69,7 @@ struct Parse: ParsableCommand {
     }
 
     func run() throws {
-        let parser: MediaParser
-        do {
-            parser = try MediaParser(locale: locale, appNames: options.appNames, areaNames: options.areaNames,
-                                     deviceNames: options.deviceNames, catalog: try options.catalog())
-            for file in options.userVocabulary {
-                try parser.vocabulary.setUserVocabulary(UserVocabulary(contentsOfFile: file))
-            }
-            for file in options.globalVocabulary {
-                parser.vocabulary.loadGlobal(try GlobalVocabulary(contentsOfFile: file))
-            }
-        } catch let error as UnsupportedLocaleError {
-            fail("mediaparse: \(error)", status: ExitStatus.usage)
-        } catch let error as GrammarError {
-            fail("mediaparse: \(error)", status: ExitStatus.dataError)
-        }
+        let parser = options.parserOrExit(locale: locale)
 
         var reader = LineReader(fd: 0)
         var output = OutputBuffer()
@@ -127,10 +129,6 @@ struct Parse: ParsableCommand {
         return result
     }
 
-    private func fail(_ message: String, status: Int32) -> Never {
-        FileHandle.standardError.write(Data((message + "\n").utf8))
-        Foundation.exit(status)
-    }
 }
 
 /// Results of a batch, filled by several threads, each slot by one.
@@ -167,23 +165,24 @@ struct OutputBuffer {
     }
 }
 
-// `mediaparse test` reports bad arguments with exit status 2 (the parse command keeps the contract's 64).
-let arguments = Array(CommandLine.arguments.dropFirst())
-if arguments.first == "test" {
-    do {
-        var command = try Test.parseAsRoot(Array(arguments.dropFirst()))
+// `mediaparse test` reports bad arguments with exit status 2 (its own convention, as test runners have it);
+// the parse command keeps the contract's 64.
+let arguments = CommandLine.arguments.dropFirst()
+if arguments.count == 1, ["--help", "-h", "help"].contains(arguments.first!) {
+    print(MediaParseCommand.fullHelp, terminator: "")
+    exit(0)
+}
+do {
+    var command = try MediaParseCommand.parseAsRoot()
+    if let serving = command as? Serve {
+        try await serving.serve()
+    } else {
         try command.run()
-    } catch let exit as ExitCode {
-        Foundation.exit(exit.rawValue)
-    } catch {
-        let code = Test.exitCode(for: error)
-        if code == .success {
-            print(Test.fullMessage(for: error))
-            Foundation.exit(0)
-        }
-        FileHandle.standardError.write(Data((Test.fullMessage(for: error) + "\n").utf8))
+    }
+} catch {
+    if CommandLine.arguments.dropFirst().first == "test", MediaParseCommand.exitCode(for: error) == .validationFailure {
+        FileHandle.standardError.write(Data((MediaParseCommand.fullMessage(for: error) + "\n").utf8))
         Foundation.exit(2)
     }
-} else {
-    MediaParseCommand.main()
+    MediaParseCommand.exit(withError: error)
 }

@@ -167,7 +167,7 @@ final class GrammarTests: XCTestCase {
         XCTAssertEqual(parser.locale, "qde-DE")
 
         let r = parser.parse("Spiel das Lied Über den Wolken von Reinhard Mey")
-        XCTAssertEqual(r.intent, "INPlayMediaIntent")
+        XCTAssertEqual(r.intent, .play)
         XCTAssertEqual(r.mediaSearch?.mediaType, "song")
         XCTAssertEqual(r.mediaSearch?.mediaName, "Über den Wolken")
         XCTAssertEqual(r.mediaSearch?.artistName, "Reinhard Mey")
@@ -192,6 +192,6 @@ final class GrammarTests: XCTestCase {
         catalog.add(folder: "en", path: "search.yaml", text: "expansion_rules: {search_start: find, search_verb: find}\n")
         let parser = try MediaParser(locale: "en-US", catalog: catalog)
         XCTAssertNil(parser.parse("search for Khalid").intent)
-        XCTAssertEqual(parser.parse("play Khalid").intent, "INPlayMediaIntent")
+        XCTAssertEqual(parser.parse("play Khalid").intent, .play)
     }
 }

@@ -12,7 +12,7 @@ final class ParserTests: XCTestCase {
 
     func testTheContractExample() {
         let r = parse("play the newest episode of Stuff You Should Know in ControlAudio at double speed")
-        XCTAssertEqual(r.intent, "INPlayMediaIntent")
+        XCTAssertEqual(r.intent, .play)
         XCTAssertEqual(r.mediaSearch?.mediaType, "podcastEpisode")
         XCTAssertEqual(r.mediaSearch?.mediaName, "Stuff You Should Know")
         XCTAssertEqual(r.mediaSearch?.sortOrder, "newest")

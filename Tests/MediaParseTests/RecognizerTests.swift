@@ -98,6 +98,13 @@ final class RecognizerTests: XCTestCase {
         for e in try entities("\(big) minutes and \(big) minutes 1.5x 99999999999999999999th") {
             if let n = e.value.number { XCTAssertTrue(n.isFinite, "\(e)") }
         }
+        // A number too large for an Int is no decade or year (a fuzzer finding: "9999…9 s" trapped when it was
+        // converted to a year).
+        let nines = String(repeating: "9", count: 90)
+        for text in ["\(nines) s", "\(nines) 's", "the \(nines)s", "in \(nines)"] {
+            let found = try entities(text)
+            XCTAssertFalse(found.contains { $0.kind == .decade || $0.kind == .year }, "\(text): \(found)")
+        }
         XCTAssertEqual(try value(.number, in: "0.5"), .number(0.5))
         XCTAssertEqual(try value(.speed, in: "1.5x"), .number(1.5))
     }

@@ -90,7 +90,7 @@ final class VocabularyParseTests: XCTestCase {
     func testADestinationKeepsItsField() throws {
         let p = try parser(user: [.mediaPlaylistTitle: ["Songs for Celestra"]])
         let r = p.parse("add this song to my songs for celestra playlist")
-        XCTAssertEqual(r.intent, "INAddMediaIntent")
+        XCTAssertEqual(r.intent, .add)
         XCTAssertEqual(r.mediaDestination?.playlistName, "Songs for Celestra")
         XCTAssertEqual(r.mediaSearch?.mediaType, "song")
         XCTAssertEqual(r.vocabulary?.first?.field, "playlistName")

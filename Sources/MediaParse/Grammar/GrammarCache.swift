@@ -12,23 +12,31 @@ import Foundation
 /// Where: `$MEDIAPARSE_CACHE` if set (`off` turns the cache off), else `$XDG_CACHE_HOME/mediaparse`, else
 /// `~/.cache/mediaparse`. At most `keep` files are kept, the least recently written removed first.
 struct GrammarCache {
+    /// The folder of the files, or nil for none.
     let directory: URL?
+    /// Grammars kept in memory for the process (nil: every parser reads or compiles its own).
+    let memory: RecentGrammars?
     static let keep = 12
     static let magic: UInt32 = 0x4D50_4743  // "MPGC"
     static let format: UInt32 = 2
 
-    /// The cache the environment asks for.
-    static var standard: GrammarCache {
+    init(directory: URL?, memory: RecentGrammars? = nil) {
+        self.directory = directory
+        self.memory = memory
+    }
+
+    /// The folder the environment asks for.
+    static var standardDirectory: URL? {
         let env = ProcessInfo.processInfo.environment
         if let value = env["MEDIAPARSE_CACHE"] {
-            if value.isEmpty || value == "off" || value == "0" { return GrammarCache(directory: nil) }
-            return GrammarCache(directory: URL(fileURLWithPath: value, isDirectory: true))
+            if value.isEmpty || value == "off" || value == "0" { return nil }
+            return URL(fileURLWithPath: value, isDirectory: true)
         }
         if let xdg = env["XDG_CACHE_HOME"], !xdg.isEmpty {
-            return GrammarCache(directory: URL(fileURLWithPath: xdg, isDirectory: true).appendingPathComponent("mediaparse"))
+            return URL(fileURLWithPath: xdg, isDirectory: true).appendingPathComponent("mediaparse")
         }
-        guard let home = env["HOME"], !home.isEmpty else { return GrammarCache(directory: nil) }
-        return GrammarCache(directory: URL(fileURLWithPath: home, isDirectory: true).appendingPathComponent(".cache/mediaparse"))
+        guard let home = env["HOME"], !home.isEmpty else { return nil }
+        return URL(fileURLWithPath: home, isDirectory: true).appendingPathComponent(".cache/mediaparse")
     }
 
     /// The key of a grammar: FNV-1a over the library fingerprint, the locale, every file of its folders and
@@ -396,5 +404,35 @@ extension CompiledGrammar {
         self.ruleStacks = ruleStacks
         self.automaton = automaton
         self.slotBits = slots.map(\.fieldBit)
+    }
+}
+
+/// The grammars this process compiled or read most recently, kept in memory: a second parser of the same
+/// grammar (another app name set, a test, a server's parser per vocabulary) shares the first one's automaton
+/// instead of compiling it again. Keyed like the disk cache; at most `capacity` grammars are held.
+final class RecentGrammars: Sendable {
+    static let shared = RecentGrammars(capacity: 8)
+    private let capacity: Int
+    private let entries = Locked<[(key: UInt64, grammar: CompiledGrammar)]>([])
+
+    init(capacity: Int) { self.capacity = capacity }
+
+    func grammar(_ key: UInt64) -> CompiledGrammar? {
+        entries.withLock { list in
+            guard let i = list.firstIndex(where: { $0.key == key }) else { return nil }
+            let hit = list.remove(at: i)
+            list.append(hit)
+            return hit.grammar
+        }
+    }
+
+    func forget() { entries.withLock { $0.removeAll() } }
+
+    func keep(_ grammar: CompiledGrammar, key: UInt64) {
+        entries.withLock { list in
+            list.removeAll { $0.key == key }
+            list.append((key, grammar))
+            if list.count > capacity { list.removeFirst(list.count - capacity) }
+        }
     }
 }

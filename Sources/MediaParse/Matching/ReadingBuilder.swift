@@ -107,7 +107,7 @@ struct ReadingBuilder {
             if field.isList, case let .text(s) = value { lists[field] = [s] } else { values[field] = value }
         }
 
-        var result = ParseResult(intent: sentence.intent == .notMedia ? nil : sentence.intent.rawValue)
+        var result = ParseResult(intent: sentence.intent.mediaIntent)
         if sentence.intent != .notMedia {
             result.fill(values: values, lists: lists, intent: sentence.intent)
             if result.mediaSearch?.mediaType == nil { spans[.mediaType] = nil }

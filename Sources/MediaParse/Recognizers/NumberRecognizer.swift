@@ -463,7 +463,8 @@ final class NumberRecognizer: Sendable {
         case .ordinal:
             return v == v.rounded() && v >= 0 ? .number(v) : nil
         case .decade:
-            guard v == v.rounded(), v >= 0, Int(v) % 10 == 0 else { return nil }
+            // Bounded before the conversion: a run of a hundred nines is a number, never a decade.
+            guard v == v.rounded(), v >= 0, v <= 9999, Int(v) % 10 == 0 else { return nil }
             let n = Int(v)
             if let width = digitsWidth {
                 if width == 2 { return decadeRange(year: n < 20 ? 2000 + n : 1900 + n) }
@@ -473,7 +474,7 @@ final class NumberRecognizer: Sendable {
             if n < 100 { return decadeRange(year: n < 20 ? 2000 + n : 1900 + n) }
             return (1000...2090).contains(n) ? decadeRange(year: n) : nil
         case .year:
-            guard v == v.rounded(), v >= 0 else { return nil }
+            guard v == v.rounded(), v >= 0, v <= 9999 else { return nil }
             let n = Int(v)
             if n < 100 { return yearRange(n < 30 ? 2000 + n : 1900 + n) }
             return (1000...2099).contains(n) ? yearRange(n) : nil

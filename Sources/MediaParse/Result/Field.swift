@@ -86,7 +86,25 @@ public enum Field: String, Sendable, CaseIterable, Hashable {
     }
 }
 
-/// The intents of the contract, plus `NotMedia` for sentences that are recognised as something else.
+/// What a media request asks for: a result's `intent` (which is nil when the utterance is not a media
+/// request). The raw values are the contract's JSON strings, SiriKit's and MediaPlayer's type names.
+public enum MediaIntent: String, Codable, Sendable, CaseIterable {
+    /// `INPlayMediaIntent`: play something ("play the latest episode of The Daily").
+    case play = "INPlayMediaIntent"
+    /// `INAddMediaIntent`: add something to a playlist or the library.
+    case add = "INAddMediaIntent"
+    /// `INUpdateMediaAffinityIntent`: like or dislike something.
+    case updateAffinity = "INUpdateMediaAffinityIntent"
+    /// `INSearchForMediaIntent`: find something without playing it.
+    case search = "INSearchForMediaIntent"
+    /// `MPRemoteCommand`: a Now Playing command (`command` says which: pause, skip forward, volume …).
+    case remoteCommand = "MPRemoteCommand"
+    /// `MPNowPlayingInfo`: a question about what is playing (`property` says which).
+    case nowPlayingInfo = "MPNowPlayingInfo"
+}
+
+/// The intents a grammar sentence may name: the contract's, plus `NotMedia` for sentences that are
+/// recognised as something else.
 public enum IntentName: String, Sendable, CaseIterable {
     case play = "INPlayMediaIntent"
     case add = "INAddMediaIntent"
@@ -95,6 +113,9 @@ public enum IntentName: String, Sendable, CaseIterable {
     case remoteCommand = "MPRemoteCommand"
     case nowPlayingInfo = "MPNowPlayingInfo"
     case notMedia = "NotMedia"
+
+    /// The result's intent: nil for `NotMedia`.
+    var mediaIntent: MediaIntent? { MediaIntent(rawValue: rawValue) }
 
     /// The four SiriKit intents that carry an `INMediaSearch`.
     var hasMediaSearch: Bool { self == .play || self == .add || self == .updateAffinity || self == .search }

@@ -125,7 +125,7 @@ public struct ParseResult: Codable, Sendable, Hashable {
     public var locale: String?
     /// `INPlayMediaIntent` … `MPNowPlayingInfo`, or nil when the utterance is not a media request (written
     /// as `"intent": null`, never left out).
-    @EncodedEvenWhenNil public var intent: String?
+    @EncodedEvenWhenNil public var intent: MediaIntent?
     public var mediaSearch: MediaSearch?
     public var playShuffled: Bool?
     public var resumePlayback: Bool?
@@ -156,7 +156,7 @@ public struct ParseResult: Codable, Sendable, Hashable {
     public var error: String?
     public var explain: Explanation?
 
-    public init(utterance: String? = nil, locale: String? = nil, intent: String? = nil) {
+    public init(utterance: String? = nil, locale: String? = nil, intent: MediaIntent? = nil) {
         self.utterance = utterance
         self.locale = locale
         self.intent = intent

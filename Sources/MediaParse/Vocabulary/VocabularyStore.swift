@@ -65,6 +65,21 @@ public final class VocabularyStore: Sendable {
     /// How many user strings and global synonyms the store holds.
     public var count: (user: Int, global: Int) { snapshot().count }
 
+    /// A snapshot holding `vocabulary` as its only entries (the store is not touched): one request's own
+    /// user vocabulary, read the way the store reads phrases.
+    func userOnlySnapshot(_ vocabulary: UserVocabulary) -> VocabularySnapshot {
+        let types = VocabularyType.allCases
+        let phrases = types.map { vocabulary.phrases[$0] ?? [] }
+        let keys = canonicalKeys(of: phrases.flatMap { $0 })
+        var state = VocabularyState()
+        var k = 0
+        for (type, set) in zip(types, phrases) where !set.isEmpty {
+            state.setUser(type, phrases: set, keys: Array(keys[k..<k + set.count]))
+            k += set.count
+        }
+        return VocabularySnapshot(state: state, normalizer: normalizer)
+    }
+
     // MARK: User vocabulary
 
     /// Replaces the whole user vocabulary (types `vocabulary` does not name are emptied).

@@ -104,11 +104,14 @@ public struct TestOutcome: Sendable {
 /// Runs labelled cases through parsers (one per locale, app names and vocabulary files) and measures them.
 public final class CorpusTester {
     private let catalog: GrammarCatalog
+    private let cacheCompiledGrammar: Bool
     private var parsers: [String: MediaParser] = [:]
     private var coverage: [String: (parser: MediaParser, coverage: GrammarCoverage)] = [:]
 
-    public init(catalog: GrammarCatalog = .builtIn) {
+    /// - Parameter cacheCompiledGrammar: keep compiled grammars on disk (as `MediaParser` does when asked).
+    public init(catalog: GrammarCatalog = .builtIn, cacheCompiledGrammar: Bool = false) {
         self.catalog = catalog
+        self.cacheCompiledGrammar = cacheCompiledGrammar
     }
 
     private func parser(for c: TestCase) throws -> MediaParser {
@@ -116,7 +119,7 @@ public final class CorpusTester {
                    + c.globalVocabulary).joined(separator: "\u{1F}")
         if let p = parsers[key] { return p }
         let p = try MediaParser(locale: c.locale, appNames: c.appNames, areaNames: c.areaNames, deviceNames: c.deviceNames,
-                                catalog: catalog)
+                                catalog: catalog, cacheCompiledGrammar: cacheCompiledGrammar)
         for f in c.userVocabulary { p.vocabulary.setUserVocabulary(try UserVocabulary(contentsOfFile: f)) }
         for f in c.globalVocabulary { p.vocabulary.loadGlobal(try GlobalVocabulary(contentsOfFile: f)) }
         parsers[key] = p

@@ -114,7 +114,7 @@ public enum LabelledSetImporter {
     }
 
     /// JSON Lines of labelled utterances: `{"text": "…", "intent": "…", "slots": [["artist", "Khalid"], …]}`
-    /// per line (the shape of `shared/dev/*.jsonl`; a `locale` key, when present, overrides `locale`).
+    /// per line (the shape of the public development sets converted to JSON Lines; a `locale` key, when present, overrides `locale`).
     public static func jsonLines(path: String, locale: String) throws -> [TestCase] {
         guard let data = FileManager.default.contents(atPath: path), let content = String(data: data, encoding: .utf8) else {
             throw GrammarError("cannot read the file as UTF-8 text", at: SourceLocation(file: path))

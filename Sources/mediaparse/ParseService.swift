@@ -1,0 +1,248 @@
+import Foundation
+import Hummingbird
+import MediaParse
+import NIOCore
+
+/// The parsers a server holds: the `--locale` ones loaded at start, or every locale with a grammar loaded
+/// on its first request. Thread-safe; a locale is loaded once however many requests ask for it together.
+final class ParserSet: @unchecked Sendable {
+    private let options: ParserOptions
+    private let lock = NSLock()
+    private var loaded: [String: MediaParser] = [:]
+    /// The locales served, BCP 47.
+    let served: [String]
+    /// The locale of requests that name none.
+    let defaultLocale: String
+    private let preloaded: Bool
+    private let catalog: GrammarCatalog
+
+    init(options: ParserOptions, preload: [String]) throws {
+        self.options = options
+        let catalog = try options.catalog()
+        self.catalog = catalog
+        if preload.isEmpty {
+            served = catalog.regionalLocales.filter { catalog.hasSentenceFiles(locale: $0) }
+            defaultLocale = served.contains("en-US") ? "en-US" : served.first ?? "en-US"
+            preloaded = false
+        } else {
+            var names: [String] = []
+            for name in preload {
+                let parser = try options.parser(locale: name)
+                loaded[parser.locale] = parser
+                if !names.contains(parser.locale) { names.append(parser.locale) }
+            }
+            served = names
+            defaultLocale = names[0]
+            preloaded = true
+        }
+    }
+
+    var servedDescription: String {
+        preloaded ? served.joined(separator: ", ") : "\(served.count), each loaded on its first request"
+    }
+
+    /// The parser of `requested` ("de", "de_DE", "de-DE"), loading it on first use.
+    ///
+    /// - Throws: `UnsupportedLocaleError` when the locale is not served; `GrammarError` when its files are wrong.
+    func parser(_ requested: String?) throws -> MediaParser {
+        let name = requested ?? defaultLocale
+        lock.lock()
+        defer { lock.unlock() }
+        if let p = loaded[name] { return p }
+        let canonical = try resolve(name)
+        if let p = loaded[canonical] {
+            loaded[name] = p
+            return p
+        }
+        guard !preloaded else { throw NotServed(requested: name) }
+        let p = try options.parser(locale: canonical)
+        loaded[canonical] = p
+        loaded[name] = p
+        return p
+    }
+
+    /// The served locale a name means: itself in BCP 47 form, or its language's default region.
+    private func resolve(_ name: String) throws -> String {
+        if let resolved = try? GrammarLoader(catalog: catalog).resolve(name).name,
+           let hit = served.first(where: { $0.caseInsensitiveCompare(resolved) == .orderedSame }) {
+            return hit
+        }
+        throw NotServed(requested: name)
+    }
+
+    /// A locale the server does not serve.
+    struct NotServed: Error {
+        var requested: String
+    }
+}
+
+/// The handlers of `mediaparse serve`.
+struct ParseService: Sendable {
+    struct Limits: Sendable {
+        var bodyBytes: Int
+        var texts: Int
+    }
+
+    let parsers: ParserSet
+    let limits: Limits
+    static let maxAlternatives = 20
+    static let allowedKeys: Set<String> = ["text", "texts", "locale", "alternatives", "explain", "userVocabulary"]
+
+    /// The body's fields, typed: a wrong type is a refusal naming the key.
+    struct Body: Decodable {
+        var text: String?
+        var texts: [String]?
+        var locale: String?
+        var alternatives: Int?
+        var explain: Bool?
+        var userVocabulary: [String: [String]]?
+
+        /// Whether `value` decodes as the type of `key`'s field.
+        static func decodes(_ key: String, _ value: Any) -> Bool {
+            guard let data = try? JSONSerialization.data(withJSONObject: [key: value]) else { return false }
+            return (try? JSONDecoder().decode(Body.self, from: data)) != nil
+        }
+
+        static let expected = [
+            "text": "a string", "texts": "an array of strings", "locale": "a locale name such as \"de-DE\"",
+            "alternatives": "a whole number from 0 to \(ParseService.maxAlternatives)", "explain": "true or false",
+            "userVocabulary": "an object of INVocabularyStringType names to arrays of strings",
+        ]
+    }
+
+    /// What a request asks for, once checked.
+    struct ParseRequest {
+        var texts: [String]
+        var batch: Bool
+        var locale: String?
+        var alternatives: Int
+        var explain: Bool
+        var userVocabulary: UserVocabulary?
+    }
+
+    /// A request the server refuses: its status and what to tell the caller.
+    struct Refusal: Error {
+        var status: HTTPResponse.Status
+        var message: String
+        init(_ status: HTTPResponse.Status, _ message: String) {
+            self.status = status
+            self.message = message
+        }
+        init(_ message: String) { self.init(.badRequest, message) }
+    }
+
+    func parse(_ request: Request) async throws -> Response {
+        do {
+            let body: ByteBuffer
+            do {
+                body = try await request.body.collect(upTo: limits.bodyBytes)
+            } catch let error as HTTPError where error.status == .contentTooLarge {
+                throw Refusal(.contentTooLarge, "the body is over \(limits.bodyBytes) bytes (--max-body-bytes)")
+            } catch is NIOTooManyBytesError {
+                throw Refusal(.contentTooLarge, "the body is over \(limits.bodyBytes) bytes (--max-body-bytes)")
+            }
+            let asked = try read(body)
+            let parser: MediaParser
+            do {
+                parser = try parsers.parser(asked.locale)
+            } catch is ParserSet.NotServed {
+                throw Refusal(.badRequest, "unknown locale '\(asked.locale ?? "")'; served: \(parsers.served.joined(separator: ", "))")
+            } catch {
+                throw Refusal(.internalServerError, "the grammar of \(asked.locale ?? parsers.defaultLocale) cannot be loaded: \(error)")
+            }
+            let lines = asked.texts.map { text in
+                let result = asked.userVocabulary.map {
+                    parser.parse(text, alternatives: asked.alternatives, explain: asked.explain, userVocabulary: $0)
+                } ?? parser.parse(text, alternatives: asked.alternatives, explain: asked.explain)
+                return result.jsonLine()
+            }
+            return Self.json(.ok, asked.batch ? "[" + lines.joined(separator: ",") + "]" : lines[0])
+        } catch let refusal as Refusal {
+            return Self.error(refusal.status, refusal.message)
+        }
+    }
+
+    /// Checks the body: UTF-8, a JSON object, known keys of the right types, texts within the parser's limits.
+    func read(_ body: ByteBuffer) throws -> ParseRequest {
+        let bytes = body.readableBytesView
+        guard String(validating: bytes, as: UTF8.self) != nil else { throw Refusal("the body is not UTF-8 text") }
+        let object: [String: Any]
+        do {
+            guard let parsed = try JSONSerialization.jsonObject(with: Data(bytes), options: [.fragmentsAllowed]) as? [String: Any] else {
+                throw Refusal("the body must be a JSON object, such as {\"text\": \"play Khalid\"}")
+            }
+            object = parsed
+        } catch let refusal as Refusal {
+            throw refusal
+        } catch {
+            throw Refusal("the body is not JSON: \((error as NSError).userInfo[NSDebugDescriptionErrorKey] ?? error.localizedDescription)")
+        }
+        let unknown = Set(object.keys).subtracting(Self.allowedKeys).sorted()
+        guard unknown.isEmpty else {
+            throw Refusal("unknown key\(unknown.count > 1 ? "s" : "") \(unknown.map { "\"\($0)\"" }.joined(separator: ", ")); the keys are \(Self.allowedKeys.sorted().joined(separator: ", "))")
+        }
+        let fields: Body
+        do {
+            fields = try JSONDecoder().decode(Body.self, from: Data(bytes))
+        } catch {
+            // Which key is wrong: each one decoded alone.
+            for key in object.keys.sorted() where !Body.decodes(key, object[key]!) {
+                throw Refusal("\"\(key)\" must be \(Body.expected[key] ?? "something else")")
+            }
+            throw Refusal("the body cannot be read: \(error)")
+        }
+        var asked = ParseRequest(texts: [], batch: false, locale: fields.locale, alternatives: fields.alternatives ?? 0,
+                                 explain: fields.explain ?? false, userVocabulary: nil)
+        switch (fields.text, fields.texts) {
+        case (nil, nil): throw Refusal("give \"text\" (one utterance) or \"texts\" (an array of them)")
+        case (.some, .some): throw Refusal("give \"text\" or \"texts\", not both")
+        case let (text?, nil): asked.texts = [text]
+        case let (nil, texts?):
+            guard !texts.isEmpty else { throw Refusal("\"texts\" is empty") }
+            guard texts.count <= limits.texts else {
+                throw Refusal(.contentTooLarge, "\"texts\" holds \(texts.count) texts; the limit is \(limits.texts) (--max-texts)")
+            }
+            asked.texts = texts
+            asked.batch = true
+        }
+        for (i, text) in asked.texts.enumerated() {
+            let scalars = text.unicodeScalars.count
+            if scalars > MediaParser.maxScalars {
+                throw Refusal(.contentTooLarge, "\(asked.batch ? "texts[\(i)]" : "text") has \(scalars) characters; the limit is \(MediaParser.maxScalars)")
+            }
+        }
+        if let locale = asked.locale, locale.isEmpty { throw Refusal("\"locale\" must be \(Body.expected["locale"]!)") }
+        guard (0...Self.maxAlternatives).contains(asked.alternatives) else {
+            throw Refusal("\"alternatives\" must be \(Body.expected["alternatives"]!)")
+        }
+        if let vocabulary = fields.userVocabulary {
+            do {
+                asked.userVocabulary = try UserVocabulary(data: try JSONEncoder().encode(vocabulary), file: "userVocabulary")
+            } catch {
+                throw Refusal("\(error)")
+            }
+        }
+        return asked
+    }
+
+    func locales() -> Response {
+        let body: [String: Any] = ["locales": parsers.served, "default": parsers.defaultLocale]
+        let data = (try? JSONSerialization.data(withJSONObject: body, options: [.sortedKeys])) ?? Data("{}".utf8)
+        return Self.json(.ok, String(decoding: data, as: UTF8.self))
+    }
+
+    func health() -> Response {
+        Self.json(.ok, #"{"status":"ok"}"#)
+    }
+
+    static func json(_ status: HTTPResponse.Status, _ text: String) -> Response {
+        var buffer = ByteBuffer(string: text)
+        buffer.writeString("\n")
+        return Response(status: status, headers: [.contentType: "application/json; charset=utf-8"], body: .init(byteBuffer: buffer))
+    }
+
+    static func error(_ status: HTTPResponse.Status, _ message: String) -> Response {
+        let data = (try? JSONSerialization.data(withJSONObject: ["error": message], options: [.sortedKeys])) ?? Data(#"{"error":"bad request"}"#.utf8)
+        return json(status, String(decoding: data, as: UTF8.self))
+    }
+}

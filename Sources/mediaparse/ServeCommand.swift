@@ -1,0 +1,135 @@
+import ArgumentParser
+import Foundation
+import Hummingbird
+import Logging
+import MediaParse
+import NIOCore
+
+/// `mediaparse serve`: the parser as an HTTP service, for tools written in any language.
+struct Serve: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Serve the parser over HTTP: POST /parse, GET /locales, GET /health.",
+        discussion: """
+            POST /parse takes {"text": "...", "locale": "de-DE", "alternatives": 2, "explain": false, "userVocabulary": {"mediaPlaylistTitle": ["..."]}} and answers the contract's result; with {"texts": ["...", ...]} instead of "text" it answers an array of results in the same order. Only "text" or "texts" is required. A request's userVocabulary is used for that request alone, in place of --user-vocabulary; the --global-vocabulary is shared by all.
+
+            Bad requests get a 4xx status and {"error": "..."} saying what is wrong; the server goes on. One line per request goes to standard error (the Common Log Format with the time taken in milliseconds last). SIGTERM or SIGINT stops it after the requests in flight are answered.
+
+            Without --locale, every locale with a grammar is served, each loaded on its first request; with --locale, only those, loaded before the server listens.
+            """
+    )
+
+    @Option(help: "The address to listen on (0.0.0.0 for every interface).")
+    var host = "127.0.0.1"
+
+    @Option(help: "The port to listen on (0: any free port; the one chosen is printed).")
+    var port = 8080
+
+    @Option(help: ArgumentHelp("A locale to serve, loaded at start (repeat for more; the first is the default of requests). \(LocaleHelp.available)",
+                               valueName: "locale"))
+    var locale: [String] = []
+
+    @OptionGroup(title: "Parser options") var options: ParserOptions
+
+    @Option(help: ArgumentHelp("Largest request body accepted, in bytes.", valueName: "bytes"))
+    var maxBodyBytes = 1 << 20
+
+    @Option(help: ArgumentHelp("Most texts accepted in one batch request.", valueName: "n"))
+    var maxTexts = 1_000
+
+    func validate() throws {
+        guard (0...65_535).contains(port) else { throw ValidationError("--port takes a number from 0 to 65535") }
+        guard maxBodyBytes >= 1_024 else { throw ValidationError("--max-body-bytes takes 1024 or more") }
+        guard maxTexts >= 1 else { throw ValidationError("--max-texts takes 1 or more") }
+    }
+
+    func run() async throws { try await serve() }
+
+    /// Loads the parsers and serves until SIGTERM or SIGINT (named apart from `run`, which a sync caller
+    /// would otherwise resolve to ArgumentParser's synchronous default).
+    func serve() async throws {
+        let parsers: ParserSet
+        do {
+            parsers = try ParserSet(options: options, preload: locale)
+        } catch let error as UnsupportedLocaleError {
+            exitWithMessage("mediaparse serve: \(error)", status: ExitStatus.usage)
+        } catch {
+            exitWithMessage("mediaparse serve: \(error)", status: ExitStatus.dataError)
+        }
+        let service = ParseService(parsers: parsers, limits: .init(bodyBytes: maxBodyBytes, texts: maxTexts))
+        let router = Router(context: ServeContext.self)
+        router.add(middleware: AccessLog())
+        router.post("parse") { request, _ in try await service.parse(request) }
+        router.get("locales") { _, _ in service.locales() }
+        router.get("health") { _, _ in service.health() }
+
+        var logger = Logger(label: "mediaparse-serve")
+        logger.logLevel = .warning
+        let host = self.host
+        let app = Application(
+            router: router,
+            configuration: .init(address: .hostname(host, port: port), serverName: "mediaparse"),
+            onServerRunning: { channel in
+                let bound = channel.localAddress?.port ?? 0
+                FileHandle.standardError.write(Data("mediaparse serve: listening on http://\(host):\(bound) (locales: \(parsers.servedDescription))\n".utf8))
+            },
+            logger: logger
+        )
+        try await app.runService()
+        FileHandle.standardError.write(Data("mediaparse serve: stopped\n".utf8))
+    }
+}
+
+/// The request context: Hummingbird's own, plus the peer's address for the request log.
+struct ServeContext: RequestContext {
+    var coreContext: CoreRequestContextStorage
+    let remoteAddress: SocketAddress?
+
+    init(source: ApplicationRequestContextSource) {
+        coreContext = .init(source: source)
+        remoteAddress = source.channel.remoteAddress
+    }
+}
+
+/// One line per request on standard error, in the Common Log Format (host ident user [time] "request"
+/// status bytes) with the time taken in milliseconds added last. Errors no handler turned into a response
+/// (no such route, a method the route does not take) become JSON errors here, so every answer is JSON.
+struct AccessLog: RouterMiddleware {
+    typealias Context = ServeContext
+
+    private static let format: DateFormatter = {
+        let f = DateFormatter()
+        f.locale = Locale(identifier: "en_US_POSIX")
+        f.timeZone = TimeZone(identifier: "UTC")
+        f.dateFormat = "dd/MMM/yyyy:HH:mm:ss Z"
+        return f
+    }()
+    private static let formatLock = NSLock()
+
+    func handle(_ request: Request, context: ServeContext, next: (Request, ServeContext) async throws -> Response) async throws -> Response {
+        let start = ContinuousClock.now
+        var response: Response
+        do {
+            response = try await next(request, context)
+        } catch let error as HTTPError {
+            let message = error.status == .notFound ? "no such endpoint: \(request.method) \(request.uri.path) (there are POST /parse, GET /locales, GET /health)"
+                : error.status == .methodNotAllowed ? "\(request.uri.path) does not take \(request.method)"
+                : (error.body ?? "\(error.status.reasonPhrase)")
+            response = ParseService.error(error.status, message)
+        } catch {
+            response = ParseService.error(.internalServerError, "internal error: \(error)")
+        }
+        let elapsed = ContinuousClock.now - start
+        let ms = Double(elapsed.components.seconds) * 1e3 + Double(elapsed.components.attoseconds) / 1e15
+        let host: String = switch context.remoteAddress {
+        case let .v4(address)?: address.host
+        case let .v6(address)?: address.host
+        default: "-"
+        }
+        let time = Self.formatLock.withLock { Self.format.string(from: Date()) }
+        let bytes = response.body.contentLength.map(String.init) ?? "-"
+        let target = request.uri.description.replacingOccurrences(of: "\"", with: "%22")
+        let line = "\(host) - - [\(time)] \"\(request.method) \(target) HTTP/1.1\" \(response.status.code) \(bytes) \(String(format: "%.3f", ms))\n"
+        FileHandle.standardError.write(Data(line.utf8))
+        return response
+    }
+}
