@@ -323,7 +323,7 @@ extension CompiledGrammar {
         for stack in ruleStacks { w.i32s(stack) }
     }
 
-    init(reading r: inout BinaryReader, settings: LanguageProfile) throws {
+    convenience init(reading r: inout BinaryReader, settings: LanguageProfile) throws {
         let words = try r.strings()
         var ids: [String: Int32] = [:]
         ids.reserveCapacity(words.count)
@@ -398,12 +398,8 @@ extension CompiledGrammar {
               slots.allSatisfy({ if case let .list(i, _) = $0.source { return i >= 0 && i < lists.count } else { return true } })
         else { throw CacheFormatError() }
         self.init(settings: settings, wordIDs: ids, nfa: nfa, nfaRuleStack: nfaRuleStack, start: start, sentences: sentences,
-                  slots: slots, lists: lists, trie: trie, longestEntry: longestEntry)
-        self.ruleNames = ruleNames
-        self.ruleLocations = ruleLocations
-        self.ruleStacks = ruleStacks
-        self.automaton = automaton
-        self.slotBits = slots.map(\.fieldBit)
+                  slots: slots, lists: lists, trie: trie, longestEntry: longestEntry, ruleNames: ruleNames,
+                  ruleLocations: ruleLocations, ruleStacks: ruleStacks, automaton: automaton)
     }
 }
 

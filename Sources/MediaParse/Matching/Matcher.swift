@@ -398,8 +398,7 @@ struct Matcher {
     private func followsGrammarWord(_ p: Path, _ steps: [Step]) -> Bool {
         let last = steps[Int(p.step)]
         if last.slot == -1 { return true }
-        guard last.slot >= 0, case .list = grammar.slots[Int(last.slot)].source else { return false }
-        return true
+        return last.slot >= 0 && grammar.slotIsList[Int(last.slot)]
     }
 
     /// Where each wildcard of a reading ends, first wildcard first: the tie-break that prefers longer
@@ -423,8 +422,7 @@ struct Matcher {
         h ^= UInt64(from) << 48 ^ UInt64(to) << 32 ^ UInt64(UInt32(bitPattern: payload))
         var entry = -1  // made for the first path that may take the slot, then shared by the others
         // After an extra word only a literal word or a list entry may come (not free text or a number).
-        let isList: Bool
-        if case .list = grammar.slots[Int(slot)].source { isList = true } else { isList = false }
+        let isList = grammar.slotIsList[Int(slot)]
         for p in paths where p.filled & bit == 0 && !p.afterAssumed && (isList || !p.afterExtra) {
             let captures = (p.captures ^ h) &* 0xBF58_476D_1CE4_E5B9 &+ 0x94D0_49BB_1331_11EB
             if entry < 0 { entry = chart.entry(to, target) }

@@ -20,6 +20,8 @@ final class NumberRecognizer: Sendable {
     /// First three characters of every number word of three or more: a word of six or more that starts like
     /// one may be a compound, which ICU is then asked about.
     let numberPrefixes: Set<Substring>
+    /// The longest number word, in Unicode scalars.
+    let longestNumberWord: Int
     /// Number words that only stand between two others.
     let connectors: Set<String>
     /// The longest run of number words tried as one number.
@@ -65,6 +67,7 @@ final class NumberRecognizer: Sendable {
         var cardinal = Set<String>(), ordinal = Set<String>(), edges = Set<String>()
         let values: [Double] = Array(0...100).map(Double.init) + stride(from: 200, through: 900, by: 100).map(Double.init)
             + [1000, 2000, 10_000, 100_000, 1_000_000, 1_000_000_000, 1905, 1999, 2005, 2020, 101, 1001]
+            + stride(from: 1100, through: 1900, by: 100).map(Double.init)  // "neunzehnhundert", the first part of a year
         let decimals: [Double] = [0.5, 1.5, 2.25, 3.75]
         for ruleSet in session.ruleSets() {
             let isOrdinal = ruleSet.contains("ordinal")
@@ -92,6 +95,7 @@ final class NumberRecognizer: Sendable {
         // a run of number words neither starts nor ends with one.
         connectors = cardinal.union(ordinal).subtracting(edges)
         numberPrefixes = Set(numberWords.subtracting(connectors).filter { $0.count >= 3 }.map { $0.prefix(3) })
+        longestNumberWord = numberWords.map(\.unicodeScalars.count).max() ?? 0
         let separators = forms.decimalSeparators ?? icuDecimalSeparator(locale: icuLocale).map { [$0] } ?? []
         decimalSeparators = Set(separators.compactMap { $0.count == 1 ? $0.first : nil } + ["."])
         fractions = forms.fractions.map { (words($0.text), $0.value) }.filter { !$0.0.isEmpty }
@@ -169,8 +173,29 @@ final class NumberRecognizer: Sendable {
     /// (compounds) if ICU reads them as a number.
     func isNumberWord(_ word: String, session: ICUSession) -> Bool {
         if numberWords.contains(word) { return true }
-        guard word.count >= 6, numberPrefixes.contains(word.prefix(3)) else { return false }
+        guard word.count >= 6, numberPrefixes.contains(word.prefix(3)), isCompoundOfNumberWords(word) else { return false }
         return session.cachedSpelledNumber(word) != nil
+    }
+
+    /// Can `word` be cut into known number words ("dreihundert|fünfundachtzig", "honderd|eenentwintig")?
+    /// Asked before ICU, whose parse of a word that is no number costs as much as a whole parse ("thriller",
+    /// "several" and "tennis" start like numbers).
+    func isCompoundOfNumberWords(_ word: String) -> Bool {
+        let scalars = Array(word.unicodeScalars)
+        guard scalars.count <= 64 else { return false }
+        var reachable = [Bool](repeating: false, count: scalars.count + 1)
+        reachable[0] = true
+        for start in 0..<scalars.count where reachable[start] {
+            var piece = String.UnicodeScalarView()
+            for end in start..<min(scalars.count, start + longestNumberWord) {
+                piece.append(scalars[end])
+                if !reachable[end + 1], numberWords.contains(String(piece)) {
+                    if end + 1 == scalars.count { return true }
+                    reachable[end + 1] = true
+                }
+            }
+        }
+        return false
     }
 
     /// The value of digits written with "." or one of the locale's decimal separators ("1,5"); nil for
