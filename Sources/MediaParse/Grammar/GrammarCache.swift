@@ -16,7 +16,7 @@ struct GrammarCache {
     let directory: URL?
     /// Grammars kept in memory for the process (nil: every parser reads or compiles its own).
     let memory: RecentGrammars?
-    static let keep = 12
+    static let keep = 40  // more than the locales there are, so that a process loading all of them never evicts its own
     static let magic: UInt32 = 0x4D50_4743  // "MPGC"
     static let format: UInt32 = 2
 
@@ -407,7 +407,7 @@ extension CompiledGrammar {
 /// grammar (another app name set, a test, a server's parser per vocabulary) shares the first one's automaton
 /// instead of compiling it again. Keyed like the disk cache; at most `capacity` grammars are held.
 final class RecentGrammars: Sendable {
-    static let shared = RecentGrammars(capacity: 8)
+    static let shared = RecentGrammars(capacity: 4)
     private let capacity: Int
     private let entries = Locked<[(key: UInt64, grammar: CompiledGrammar)]>([])
 

@@ -85,6 +85,16 @@ package final class ICUSession: @unchecked Sendable {
     }
 
     private var spelledCache: [String: Double?] = [:]
+    private var keyCache: [String: String] = [:]
+
+    /// The matching form of a word `make` computes, remembered for this session.
+    func cachedKey(_ word: String, _ make: () -> String) -> String {
+        if let hit = keyCache[word] { return hit }
+        let key = make()
+        if keyCache.count > 16_384 { keyCache.removeAll(keepingCapacity: true) }
+        keyCache[word] = key
+        return key
+    }
 
     /// `parseSpelledNumber`, remembered: the same few number words come back again and again.
     func cachedSpelledNumber(_ text: String) -> Double? {

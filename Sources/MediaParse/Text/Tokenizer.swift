@@ -74,9 +74,14 @@ struct Tokenizer: Sendable {
 
     /// The matching form of a word, through the session's transliterator when it has one.
     func key(_ text: String, session: ICUSession) -> String {
-        let folded = matchingForm(text)
-        guard session.hasTransform, !folded.utf8.allSatisfy({ $0 < 0x80 }) else { return folded }
-        return session.transformed(folded)
+        if text.utf8.allSatisfy({ $0 < 0x80 }) { return matchingForm(text) }
+        // Beyond ASCII, folding (and a transform) goes through ICU, at thousands of instructions a word; the
+        // same words (and, for Chinese and Japanese, the same characters) come back in every utterance.
+        return session.cachedKey(text) {
+            let folded = matchingForm(text)
+            guard session.hasTransform, !folded.utf8.allSatisfy({ $0 < 0x80 }) else { return folded }
+            return session.transformed(folded)
+        }
     }
 
     func tokenize(_ text: String, session: ICUSession) -> Utterance {
@@ -150,9 +155,15 @@ struct Tokenizer: Sendable {
         while i < range.upperBound {
             var j = i + 1
             while j < range.upperBound, Self.isMarkOrSelector(scalars[j]) { j += 1 }
-            var s = String.UnicodeScalarView()
-            s.append(contentsOf: scalars[i..<j])
-            var token = Token(start: i, end: j, key: key(String(s), session: session), kind: kind)
+            let text: String
+            if j == i + 1 {
+                text = String(Character(scalars[i]))  // most characters are one scalar: no view to build
+            } else {
+                var s = String.UnicodeScalarView()
+                s.append(contentsOf: scalars[i..<j])
+                text = String(s)
+            }
+            var token = Token(start: i, end: j, key: key(text, session: session), kind: kind)
             token.trailingEnd = j
             tokens.append(token)
             i = j
