@@ -133,6 +133,10 @@ struct ParseService: Sendable {
 
     func parse(_ request: Request) async throws -> Response {
         do {
+            // Refused before reading when the body says it is too large.
+            if let declared = request.headers[.contentLength].flatMap({ Int($0) }), declared > limits.bodyBytes {
+                throw Refusal(.contentTooLarge, "the body is over \(limits.bodyBytes) bytes (--max-body-bytes)")
+            }
             let body: ByteBuffer
             do {
                 body = try await request.body.collect(upTo: limits.bodyBytes)
@@ -140,6 +144,9 @@ struct ParseService: Sendable {
                 throw Refusal(.contentTooLarge, "the body is over \(limits.bodyBytes) bytes (--max-body-bytes)")
             } catch is NIOTooManyBytesError {
                 throw Refusal(.contentTooLarge, "the body is over \(limits.bodyBytes) bytes (--max-body-bytes)")
+            } catch {
+                // The client stopped sending (--idle-timeout) or went away mid-body.
+                throw Refusal(.requestTimeout, "the body did not arrive whole: \(error)")
             }
             let asked = try read(body)
             let parser: MediaParser

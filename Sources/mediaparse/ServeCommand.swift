@@ -36,10 +36,14 @@ struct Serve: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Most texts accepted in one batch request.", valueName: "n"))
     var maxTexts = 1_000
 
+    @Option(help: ArgumentHelp("Close a connection that sends and receives nothing for this long (a client that stalls mid-request included).", valueName: "seconds"))
+    var idleTimeout = 30
+
     func validate() throws {
         guard (0...65_535).contains(port) else { throw ValidationError("--port takes a number from 0 to 65535") }
         guard maxBodyBytes >= 1_024 else { throw ValidationError("--max-body-bytes takes 1024 or more") }
         guard maxTexts >= 1 else { throw ValidationError("--max-texts takes 1 or more") }
+        guard idleTimeout >= 1 else { throw ValidationError("--idle-timeout takes 1 second or more") }
     }
 
     func run() async throws { try await serve() }
@@ -67,6 +71,7 @@ struct Serve: AsyncParsableCommand {
         let host = self.host
         let app = Application(
             router: router,
+            server: .http1(configuration: .init(idleTimeout: .seconds(Int64(idleTimeout)))),
             configuration: .init(address: .hostname(host, port: port), serverName: "mediaparse"),
             onServerRunning: { channel in
                 let bound = channel.localAddress?.port ?? 0

@@ -149,6 +149,24 @@ final class ServeTests: XCTestCase {
         XCTAssertThrowsError(try Connection(port: s.port), "nothing listens any more")
     }
 
+    /// A client that stalls mid-request is cut off after --idle-timeout; a body declared too large is refused
+    /// before it is read.
+    func testStalledClientsAreCutOffAndLargeBodiesRefusedAtOnce() throws {
+        let s = try Server(arguments: ["--locale", "en-US", "--idle-timeout", "1", "--max-body-bytes", "2048"])
+        defer { s.stop() }
+        let stalled = try Connection(port: s.port)
+        try stalled.send(Data("POST /parse HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 50\r\n\r\n{\"te".utf8))
+        let start = Date()
+        XCTAssertThrowsError(try stalled.readResponse(), "the connection is closed without an answer")
+        XCTAssertLessThan(Date().timeIntervalSince(start), 30)
+        let big = try Connection(port: s.port)
+        try big.send(Data("POST /parse HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 5000000\r\nConnection: close\r\n\r\n".utf8))
+        let r = try big.readResponse()
+        XCTAssertEqual(r.status, 413, r.text)
+        XCTAssertTrue(r.text.contains("over 2048 bytes"), r.text)
+        XCTAssertEqual(try s.request("GET", "/health").status, 200)
+    }
+
     func testBadOptionsExitWith64() throws {
         let r = try CLI.run(["serve", "--port", "70000"], input: Data())
         XCTAssertEqual(r.status, 64)
