@@ -6,7 +6,7 @@
 // input's length (`size % 4`), so a reproducer replays the same way: defaults, `alternatives: 2`,
 // `explain: true`, or both with `alternatives: 5`.
 //
-// Besides crashes, the harness traps on a broken promise of the result (CONTRACT.md): the JSON line must
+// Besides crashes, the harness traps on a broken promise of the result (docs/CONTRACT.md): the JSON line must
 // encode and be JSON; every span is `[start, end)` inside the utterance's Unicode scalars; the score is in
 // [0, 1]; the utterance is reported back unchanged. Set MEDIAPARSE_FUZZ_NO_CHECKS=1 to look for crashes only.
 import Foundation

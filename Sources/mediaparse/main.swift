@@ -29,8 +29,15 @@ struct MediaParseCommand: ParsableCommand {
         let width = 24
         let commands = configuration.subcommands.map { command -> String in
             let name = command._commandName + (command == Parse.self ? " (default)" : "")
-            let abstract = command.configuration.abstract
-            return "  " + name.padding(toLength: width, withPad: " ", startingAt: 0) + abstract
+            // Wrapped at 80 columns like ArgumentParser's own lists, continuation lines under the text.
+            var lines: [String] = [], line = ""
+            for word in command.configuration.abstract.split(separator: " ") {
+                if !line.isEmpty, 2 + width + line.count + 1 + word.count > 80 { lines.append(line); line = "" }
+                line += (line.isEmpty ? "" : " ") + word
+            }
+            lines.append(line)
+            let indent = String(repeating: " ", count: 2 + width)
+            return "  " + name.padding(toLength: width, withPad: " ", startingAt: 0) + lines.joined(separator: "\n" + indent)
         }
         let root = helpMessage(for: Self.self)
         let overview = root.range(of: "USAGE:").map { String(root[..<$0.lowerBound]) } ?? ""

@@ -7,6 +7,26 @@ final class CLITests: XCTestCase {
     func run(_ arguments: [String], _ text: String) throws -> Run { try CLI.run(arguments, input: Data(text.utf8)) }
     func run(_ arguments: [String], input: Data) throws -> Run { try CLI.run(arguments, input: input) }
 
+    /// `mediaparse --help` shows the parse command's options, the locales there are and the sub-commands;
+    /// a sub-command's help names it in full, and no line runs past 80 columns but the usage line.
+    func testHelpShowsTheMainJob() throws {
+        let help = try CLI.run(["--help"], input: Data())
+        XCTAssertEqual(help.status, 0)
+        for expected in ["--locale", "--pretty", "--alternatives", "--explain", "--user-vocabulary", "--global-vocabulary",
+                         "de-DE", "ja-JP", "zh-TW", "nl-NL", "SUBCOMMANDS:", "serve", "locales", "test", "bench"] {
+            XCTAssertTrue(help.stdout.contains(expected), "mediaparse --help lacks \(expected)")
+        }
+        let test = try CLI.run(["test", "--help"], input: Data())
+        XCTAssertTrue(test.stdout.contains("USAGE: mediaparse test"), test.stdout)
+        for format in ["corpus", "snips", "conll", "jsonl"] { XCTAssertTrue(test.stdout.contains(format), format) }
+        XCTAssertFalse(test.stdout.contains("Importer"), "no internal type in help")
+        for text in [help.stdout, test.stdout, try CLI.run(["serve", "--help"], input: Data()).stdout] {
+            for line in text.split(separator: "\n") where !line.hasPrefix("USAGE:") {
+                XCTAssertLessThanOrEqual(line.count, 80, String(line))
+            }
+        }
+    }
+
     func testOneJSONLinePerInputLineInOrder() throws {
         let r = try run(["--app-name", "ControlAudio"], "play Khalid in ControlAudio\n\nwhat's the weather\nfind Billie Eilish\n")
         XCTAssertEqual(r.status, 0)

@@ -116,7 +116,7 @@ public struct Spans: Codable, Sendable, Hashable {
     }
 }
 
-/// One parse: the contract's result object (see CONTRACT.md). Keys without a value are left out of the
+/// One parse: the contract's result object (see docs/CONTRACT.md). Keys without a value are left out of the
 /// JSON; `intent` is always there (null when the utterance is not a media request). The coding is
 /// synthesized from the stored properties: a new field is a property here (or in the object that holds
 /// it), a case of `Field`, and its place in `ResultBuilding.swift`.
