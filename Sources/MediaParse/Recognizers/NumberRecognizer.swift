@@ -37,7 +37,8 @@ final class NumberRecognizer: Sendable {
     let yearZeroWords: Set<String>
     private let stemEndings: [String]
     private let glued: [(kind: RecognizerKind, form: GluedForm)]
-    private let phrases: [(kind: RecognizerKind, items: [PhraseItem])]
+    /// Phrase forms, each with how many of its items are fixed words.
+    private let phrases: [(kind: RecognizerKind, items: [PhraseItem], fixed: Int)]
     /// For the quick checks: are there glued forms of words, and their endings and beginnings; the first
     /// words of units.
     private let wordForms: Bool
@@ -105,7 +106,7 @@ final class NumberRecognizer: Sendable {
         frequencyBands = Set(forms.frequencyBands)
         stemEndings = forms.stemEndings
         var glued: [(RecognizerKind, GluedForm)] = []
-        var phrases: [(RecognizerKind, [PhraseItem])] = []
+        var phrases: [(RecognizerKind, [PhraseItem], Int)] = []
         for kind in RecognizerKind.allCases {
             guard let derived = forms.derived[kind] else { continue }
             glued += derived.glued.map { (kind, $0) }
@@ -121,7 +122,7 @@ final class NumberRecognizer: Sendable {
                         throw GrammarError("a phrase of \(kind.rawValue) holds exactly one number: {number}, {digits}, {words} or {\(kind.rawValue)} (\"\(text)\")",
                                            at: location)
                     }
-                    phrases.append((kind, items))
+                    phrases.append((kind, items, items.count - placeholders.count))
                 }
             }
         }
@@ -310,9 +311,9 @@ final class NumberRecognizer: Sendable {
                 var byStart = [[Int]](repeating: [], count: tokens.count + 1)
                 for (k, e) in known.enumerated() { byStart[e.start].append(k) }
                 var next: [Entity] = []
-                for (kind, items) in phrases {
-                    for start in 0..<tokens.count {
-                        let fixed = items.filter { if case .word = $0 { return true }; return false }.count
+                for (kind, items, fixed) in phrases {
+                    let first: String? = if case let .word(w) = items[0] { w } else { nil }
+                    for start in 0..<tokens.count where first == nil || tokens[start].key == first! {
                         matchPhrase(items, from: start, tokens: tokens, known: known, byStart: byStart, digits: digitNumbers) { end, inner in
                             if let value = derive(kind, inner) {
                                 next.append(Entity(start: start, end: end, kind: kind, value: value,
