@@ -1,4 +1,5 @@
 import Foundation
+@testable import MediaParse
 import XCTest
 
 /// `mediaparse serve` as its users meet it: the real server process on a free loopback port, spoken to in
@@ -56,7 +57,7 @@ final class ServeTests: XCTestCase {
         let with = json(["text": "play road trip", "userVocabulary": ["mediaPlaylistTitle": ["Road Trip"]]])
         let without = json(["text": "play road trip"])
         // Interleaved from several threads: a request never sees another's names.
-        let failures = Guarded<[String]>([])
+        let failures = Locked<[String]>([])
         DispatchQueue.concurrentPerform(iterations: 40) { i in
             do {
                 let r = try s.request("POST", "/parse", body: i % 2 == 0 ? with : without)
@@ -185,7 +186,7 @@ final class ServeTests: XCTestCase {
 final class Server: @unchecked Sendable {
     let process = Process()
     private(set) var port: UInt16 = 0
-    private let errors = Guarded(Data())
+    private let errors = Locked(Data())
     var stderr: String { errors.withLock { String(decoding: $0, as: UTF8.self) } }
     var isRunning: Bool { process.isRunning }
 
@@ -298,17 +299,5 @@ final class Connection {
             headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
         }
         return Server.Response(status: status, headers: headers, body: Data(data[split.upperBound...]))
-    }
-}
-
-/// A value behind a lock, for the tests' threads.
-final class Guarded<Value>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value: Value
-    init(_ value: Value) { self.value = value }
-    func withLock<R>(_ body: (inout Value) throws -> R) rethrows -> R {
-        lock.lock()
-        defer { lock.unlock() }
-        return try body(&value)
     }
 }
