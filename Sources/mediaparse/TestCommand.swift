@@ -49,6 +49,9 @@ struct Test: ParsableCommand {
     @Flag(help: "Leave out the grammar coverage.")
     var noCoverage = false
 
+    @Flag(help: "Fail when a language with a grammar has no case of a request kind (Corpus/kinds.yaml).")
+    var requireKinds = false
+
     func validate() throws {
         if updateBaseline, baseline == nil { throw ValidationError("--update-baseline needs --baseline FILE") }
         if maxFailures < 0 { throw ValidationError("--max-failures takes 0 or more") }
@@ -57,9 +60,13 @@ struct Test: ParsableCommand {
     func run() throws {
         let cases: [TestCase]
         let tester: CorpusTester
+        var kinds: RequestKinds?
         do {
             tester = CorpusTester(catalog: try options.catalog(), cacheCompiledGrammar: true)
-            cases = try loadCases()
+            if format == .corpus, let table = (paths.isEmpty ? ["Corpus"] : paths).lazy.compactMap(RequestKinds.find(for:)).first {
+                kinds = try RequestKinds(path: table)
+            }
+            cases = try loadCases(knownKinds: kinds?.ids)
         } catch let error as GrammarError {
             fail("\(error)")
         }
@@ -87,6 +94,12 @@ struct Test: ParsableCommand {
             if failures.count > maxFailures { print("… and \(failures.count - maxFailures) more (--max-failures)") }
         }
         if !noCoverage { print(report.coverageText(), terminator: "") }
+        var kindsMissing = false
+        if let kinds {
+            let reports = kinds.report(run.outcomes)
+            print(kinds.reportText(reports), terminator: "")
+            kindsMissing = reports.contains { !$0.missing.isEmpty }
+        }
 
         if let junit { try write(report.junitXML(), to: junit) }
         if let json { try write(report.figuresJSON(), to: json) }
@@ -108,11 +121,15 @@ struct Test: ParsableCommand {
             }
         }
         print("\(run.outcomes.count - failures.count) passed, \(failures.count) failed")
-        let failed = baseline != nil && !updateBaseline ? !regressions.isEmpty : !failures.isEmpty
+        var failed = baseline != nil && !updateBaseline ? !regressions.isEmpty : !failures.isEmpty
+        if requireKinds, kindsMissing {
+            print("some request kinds have no case (--require-kinds)")
+            failed = true
+        }
         if failed { throw ExitCode(1) }
     }
 
-    private func loadCases() throws -> [TestCase] {
+    private func loadCases(knownKinds: Set<String>?) throws -> [TestCase] {
         let roots = paths.isEmpty ? ["Corpus"] : paths
         var files: [String] = []
         let extensions: Set<String> = switch format {
@@ -128,7 +145,7 @@ struct Test: ParsableCommand {
             }
             if isDirectory.boolValue {
                 for case let f as String in FileManager.default.enumerator(atPath: root) ?? NSEnumerator()
-                where extensions.contains((f as NSString).pathExtension) {
+                where extensions.contains((f as NSString).pathExtension) && !(format == .corpus && RequestKinds.isTableFile(f)) {
                     files.append((root as NSString).appendingPathComponent(f))
                 }
             } else {
@@ -139,7 +156,7 @@ struct Test: ParsableCommand {
         for file in files.sorted() {
             var loaded: [TestCase]
             switch format {
-            case .corpus: loaded = TestCase.cases(of: try CorpusFile(path: file))
+            case .corpus: loaded = TestCase.cases(of: try CorpusFile(path: file, knownKinds: knownKinds))
             case .snips: loaded = try LabelledSetImporter.snips(path: file, locale: locale)
             case .conll: loaded = try LabelledSetImporter.conll(path: file, locale: locale)
             case .jsonl: loaded = try LabelledSetImporter.jsonLines(path: file, locale: locale)

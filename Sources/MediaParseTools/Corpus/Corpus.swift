@@ -10,6 +10,8 @@ public struct CorpusFile: Sendable {
         public var expect: JSONValue
         /// file:line of the case
         public var location: SourceLocation
+        /// The kind of request it is (an id of `Corpus/kinds.yaml`), when the case says.
+        public var kind: String?
     }
 
     public var path: String
@@ -36,17 +38,18 @@ public struct CorpusFile: Sendable {
     }
 
     /// Reads a corpus file. Errors name the file, line and column.
-    public init(path: String) throws {
+    /// - Parameter knownKinds: the request kinds a case may name (`kind:`); nil accepts any.
+    public init(path: String, knownKinds: Set<String>? = nil) throws {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw GrammarError("cannot read the corpus file", at: SourceLocation(file: path))
         }
         guard let text = String(data: data, encoding: .utf8) else {
             throw GrammarError("not UTF-8 text", at: SourceLocation(file: path))
         }
-        try self.init(path: path, text: text)
+        try self.init(path: path, text: text, knownKinds: knownKinds)
     }
 
-    public init(path: String, text: String) throws {
+    public init(path: String, text: String, knownKinds: Set<String>? = nil) throws {
         self.path = path
         let yaml = try YAMLFile(path: path, text: text)
         guard let root = yaml.root else { throw GrammarError("empty corpus file", at: SourceLocation(file: path)) }
@@ -105,7 +108,13 @@ public struct CorpusFile: Sendable {
         guard let tests = top.first(where: { $0.key == "tests" }) else { return }
         for item in try yaml.sequence(tests.value, "tests") {
             let fields = try yaml.mapping(item, "a test")
-            try yaml.checkKeys(fields, allowed: ["text", "texts", "expect"], in: "a test")
+            try yaml.checkKeys(fields, allowed: ["text", "texts", "expect", "kind"], in: "a test")
+            let kind = try fields.first { $0.key == "kind" }.map { try yaml.string($0.value, "kind") }
+            if let kind, let known = knownKinds, !known.contains(kind) {
+                let node = fields.first { $0.key == "kind" }!.value
+                throw GrammarError("unknown request kind '\(kind)'; the kinds are listed in kinds.yaml (\(known.count) of them)",
+                                   at: yaml.location(node))
+            }
             guard let expect = fields.first(where: { $0.key == "expect" }) else {
                 throw GrammarError("a test needs `expect:`", at: yaml.location(item))
             }
@@ -115,16 +124,17 @@ public struct CorpusFile: Sendable {
             guard !texts.isEmpty else { throw GrammarError("a test needs `text:` or `texts:`", at: yaml.location(item)) }
             for t in texts {
                 cases.append(Case(text: try yaml.string(t, "text"), expect: JSONValue(yaml: expect.value),
-                                  location: yaml.location(t)))
+                                  location: yaml.location(t), kind: kind))
             }
         }
     }
 
-    /// Every corpus file (`*.yaml`) under `directory`, sorted by path.
+    /// Every corpus file (`*.yaml`) under `directory`, sorted by path (the table of request kinds,
+    /// `kinds.yaml`, is not one).
     public static func files(under directory: String) -> [String] {
         guard let walker = FileManager.default.enumerator(atPath: directory) else { return [] }
         return walker.compactMap { $0 as? String }
-            .filter { $0.hasSuffix(".yaml") || $0.hasSuffix(".yml") }
+            .filter { ($0.hasSuffix(".yaml") || $0.hasSuffix(".yml")) && !RequestKinds.isTableFile($0) }
             .map { (directory as NSString).appendingPathComponent($0) }
             .sorted()
     }

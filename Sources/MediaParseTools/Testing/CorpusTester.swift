@@ -18,6 +18,8 @@ public struct TestCase: Sendable {
     /// For a recogniser case: the kind of entity `text` must be read as wholly (`expect` holds its value,
     /// `null` for none).
     public var recognizer: String?
+    /// The kind of request the case is (an id of `Corpus/kinds.yaml`), when its file says.
+    public var kind: String?
 
     public init(text: String, expect: JSONValue, location: SourceLocation, locale: String) {
         self.text = text
@@ -46,6 +48,7 @@ public struct TestCase: Sendable {
             t.deviceNames = file.deviceNames
             t.userVocabulary = file.userVocabulary
             t.globalVocabulary = file.globalVocabulary
+            t.kind = c.kind
             return t
         }
     }
