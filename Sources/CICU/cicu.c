@@ -313,3 +313,21 @@ int32_t mp_transform(mp_text *t, uint16_t *chars, int32_t length, int32_t capaci
     if (err == U_BUFFER_OVERFLOW_ERROR) return textLength > capacity ? textLength : capacity + 1;
     return U_FAILURE(err) ? -1 : textLength;
 }
+
+int32_t mp_actual_locale(const char *locale, char *out, int32_t capacity) {
+    UErrorCode err = U_ZERO_ERROR;
+    UNumberFormat *f = unum_open(UNUM_SPELLOUT, NULL, 0, locale, NULL, &err);
+    if (U_FAILURE(err)) { if (f) unum_close(f); return -1; }
+    const char *actual = unum_getLocaleByType(f, ULOC_ACTUAL_LOCALE, &err);
+    int32_t n = -1;
+    if (U_SUCCESS(err) && actual) {
+        n = (int32_t)strlen(actual);
+        if (capacity > 0) {
+            int32_t k = n < capacity - 1 ? n : capacity - 1;
+            memcpy(out, actual, (size_t)k);
+            out[k] = 0;
+        }
+    }
+    unum_close(f);
+    return n;
+}

@@ -15,12 +15,13 @@ final class CorpusTests: XCTestCase {
         let files = CorpusFile.files(under: Self.corpusDirectory)
         XCTAssertFalse(files.isEmpty, "no corpus files under \(Self.corpusDirectory)")
         let tester = CorpusTester()
+        let kinds = try RequestKinds(path: (Self.corpusDirectory as NSString).appendingPathComponent(RequestKinds.fileName))
         var run = TestRun()
         // A file that cannot be run (a bad file, a locale whose grammar does not load) fails the test but
         // not the other files, so that one run shows every problem.
         for path in files {
             do {
-                try tester.run(TestCase.cases(of: try CorpusFile(path: path)), into: &run)
+                try tester.run(TestCase.cases(of: try CorpusFile(path: path, knownKinds: kinds.ids)), into: &run)
             } catch {
                 XCTFail("\(path): \(error)")
             }
@@ -28,5 +29,11 @@ final class CorpusTests: XCTestCase {
         for failure in run.failures { XCTFail(failure.report) }
         print("corpus: \(run.outcomes.count - run.failures.count) of \(run.outcomes.count) utterances pass")
         XCTAssertGreaterThan(run.outcomes.count, 800)
+        // One table of request kinds for every language: each language with a grammar has a case of each.
+        let reports = kinds.report(run.outcomes)
+        XCTAssertGreaterThanOrEqual(reports.count, 7, "languages with grammar cases")
+        for r in reports {
+            XCTAssert(r.missing.isEmpty, "\(r.language) has no case of the request kinds \(r.missing.joined(separator: ", "))")
+        }
     }
 }

@@ -71,6 +71,11 @@ int32_t mp_transform(mp_text *text, uint16_t *chars, int32_t length, int32_t cap
 /// 1 when the bundle has a transliterator.
 int32_t mp_has_transform(const mp_text *text);
 
+/// The locale whose data ICU actually uses for spell-out numbers when asked for `locale` (ICU form):
+/// a mistyped name ("de_DF" is fine, "ge_DE" is not) silently falls back to another language's data.
+/// Writes the name (ASCII, NUL-terminated when there is room) and returns its length, -1 on error.
+int32_t mp_actual_locale(const char *locale, char *out, int32_t capacity);
+
 #ifdef __cplusplus
 }
 #endif

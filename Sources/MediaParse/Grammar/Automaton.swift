@@ -96,11 +96,12 @@ struct Automaton: Sendable {
     /// `sentenceClass[s]` is the first sentence with the same intent and `set:` values as `s`: a state
     /// that accepts two sentences of one class keeps the first only, because on the same words they give
     /// the same result and the first wins ties (a template written twice costs nothing).
-    init?(determinizing nfa: Automaton, start: Int32, sentenceClass: [Int32], limit: Int = Automaton.stateLimit) {
+    /// State `i` of the result is `starts[i]` (the sentences' start first, then the modifier layer's).
+    init?(determinizing nfa: Automaton, starts: [Int32], sentenceClass: [Int32], limit: Int = Automaton.stateLimit) {
         var ids: [[Int32]: Int32] = [:]
         var single = [Int32](repeating: -1, count: nfa.count)
-        var sets: [[Int32]] = [[start]]
-        single[Int(start)] = 0
+        var sets: [[Int32]] = starts.map { [$0] }
+        for (i, start) in starts.enumerated() { single[Int(start)] = Int32(i) }
         var pairs: [Int64] = []
         var group: [Int32] = []
         func intern(_ members: [Int32]) -> Int32? {

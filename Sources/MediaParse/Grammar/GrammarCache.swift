@@ -18,7 +18,7 @@ struct GrammarCache {
     let memory: RecentGrammars?
     static let keep = 40  // more than the locales there are, so that a process loading all of them never evicts its own
     static let magic: UInt32 = 0x4D50_4743  // "MPGC"
-    static let format: UInt32 = 2
+    static let format: UInt32 = 3
 
     init(directory: URL?, memory: RecentGrammars? = nil) {
         self.directory = directory
@@ -279,8 +279,11 @@ extension CompiledGrammar {
         w.i32s(nfaRuleStack)
         automaton.write(to: &w)
         w.int(Int(start))
+        w.int(Int(beforeStart) + 1)
+        w.int(Int(afterStart) + 1)
         w.int(sentences.count)
         for s in sentences {
+            w.string(s.modifier?.rawValue ?? "")
             w.string(s.intent.rawValue)
             w.string(s.text)
             s.location.write(to: &w)
@@ -332,8 +335,12 @@ extension CompiledGrammar {
         let nfaRuleStack = try r.i32s()
         let automaton = try Automaton(reading: &r)
         let start = Int32(try r.int())
+        let beforeStart = Int32(truncatingIfNeeded: try r.int()) &- 1, afterStart = Int32(truncatingIfNeeded: try r.int()) &- 1
         var sentences: [CompiledSentence] = []
         for _ in 0..<(try r.count()) {
+            let side = try r.string()
+            let modifier = ModifierSide(rawValue: side)
+            if !side.isEmpty, modifier == nil { throw CacheFormatError() }
             guard let intent = IntentName(rawValue: try r.string()) else { throw CacheFormatError() }
             let text = try r.string()
             let location = try SourceLocation(reading: &r)
@@ -342,7 +349,7 @@ extension CompiledGrammar {
                 guard let field = Field(rawValue: try r.string()), let value = try SlotValue.read(&r) else { throw CacheFormatError() }
                 set.append((field, value))
             }
-            sentences.append(CompiledSentence(intent: intent, text: text, location: location, set: set))
+            sentences.append(CompiledSentence(intent: intent, text: text, location: location, set: set, modifier: modifier))
         }
         var slots: [SlotRef] = []
         for _ in 0..<(try r.count()) {
@@ -388,6 +395,7 @@ extension CompiledGrammar {
         // Indexes between the parts, checked so that a damaged file cannot crash a parse.
         guard r.at == r.bytes.count, nodes > 0, automaton.count > 0, nfa.count == nfaRuleStack.count,
               Int(start) < automaton.count, start >= 0,
+              beforeStart >= -1, afterStart >= -1, Int(beforeStart) < automaton.count, Int(afterStart) < automaton.count,
               automaton.accepts.allSatisfy({ $0 >= 0 && Int($0) < sentences.count }),
               nfa.accepts.allSatisfy({ $0 >= 0 && Int($0) < sentences.count }),
               automaton.slotIDs.allSatisfy({ $0 >= 0 && Int($0) < slots.count }),
@@ -399,7 +407,8 @@ extension CompiledGrammar {
         else { throw CacheFormatError() }
         self.init(settings: settings, wordIDs: ids, nfa: nfa, nfaRuleStack: nfaRuleStack, start: start, sentences: sentences,
                   slots: slots, lists: lists, trie: trie, longestEntry: longestEntry, ruleNames: ruleNames,
-                  ruleLocations: ruleLocations, ruleStacks: ruleStacks, automaton: automaton)
+                  ruleLocations: ruleLocations, ruleStacks: ruleStacks, automaton: automaton,
+                  beforeStart: beforeStart, afterStart: afterStart)
     }
 }
 

@@ -58,6 +58,8 @@ struct CompiledSentence: Sendable {
     var text: String
     var location: SourceLocation
     var set: [(Field, SlotValue)]
+    /// Set for a modifier (`modifiers:`), which ends a piece around a sentence, not a reading.
+    var modifier: ModifierSide? = nil
 }
 
 /// A trie over the word IDs of every list entry of every list.
@@ -114,10 +116,22 @@ final class CompiledGrammar: Sendable {
     let slotBits: [UInt32]
     /// Per slot, whether it reads a list (looked up for every capture, so kept apart from `slots`).
     let slotIsList: [Bool]
+    /// The states where the modifier layer starts (`modifiers:` before and after), -1 when there is none.
+    /// They are states of `automaton` (and, with the same numbers, of `nfa`), apart from the sentences.
+    let beforeStart: Int32
+    let afterStart: Int32
+    /// Per state of `automaton`: does it belong to the modifier layer?
+    let isModifierState: [Bool]
+    /// Per sentence: is it a modifier, and which side (read for every accepting state, so kept flat).
+    let sentenceModifier: [ModifierSide?]
+    /// Per word ID: is it a word of the grammar's own phrasing (a template word, or a word of a list marked
+    /// `literal: true`), as opposed to a word only data lists (genres, apps, stations) hold?
+    let isPhrasingWord: [Bool]
 
     init(settings: LanguageProfile, wordIDs: [String: Int32], nfa: Automaton, nfaRuleStack: [Int32], start: Int32,
          sentences: [CompiledSentence], slots: [SlotRef], lists: [CompiledList], trie: ListTrie, longestEntry: Int,
-         ruleNames: [String], ruleLocations: [SourceLocation], ruleStacks: [[Int32]], automaton: Automaton) {
+         ruleNames: [String], ruleLocations: [SourceLocation], ruleStacks: [[Int32]], automaton: Automaton,
+         beforeStart: Int32 = -1, afterStart: Int32 = -1) {
         self.settings = settings
         self.wordIDs = wordIDs
         self.nfa = nfa
@@ -134,6 +148,55 @@ final class CompiledGrammar: Sendable {
         self.automaton = automaton
         slotBits = slots.map(\.fieldBit)
         slotIsList = slots.map { if case .list = $0.source { true } else { false } }
+        self.beforeStart = beforeStart
+        self.afterStart = afterStart
+        sentenceModifier = sentences.map(\.modifier)
+        isModifierState = Self.reachable(in: automaton, from: [beforeStart, afterStart].filter { $0 >= 0 })
+        isPhrasingWord = Self.phrasingWords(wordCount: wordIDs.count, nfa: nfa, trie: trie, slots: slots)
+    }
+
+    /// The grammar's own words, read off what was compiled: the word edges of the automaton, and the words
+    /// of the entries of literal lists (walked in the trie).
+    private static func phrasingWords(wordCount: Int, nfa: Automaton, trie: ListTrie, slots: [SlotRef]) -> [Bool] {
+        var own = [Bool](repeating: false, count: wordCount)
+        for w in nfa.wordKeys where w >= 0 && Int(w) < wordCount { own[Int(w)] = true }
+        var literalLists = Set<Int32>()
+        for slot in slots { if case let .list(index, literal: true) = slot.source { literalLists.insert(Int32(index)) } }
+        guard !literalLists.isEmpty else { return own }
+        // A trie node's words belong to a literal list when some entry of one ends at or below it.
+        var literalBelow = [Bool](repeating: false, count: trie.children.count)
+        func visit(_ node: Int) -> Bool {
+            var found = trie.terminals[node].contains { literalLists.contains($0.list) }
+            for (word, child) in trie.children[node] {
+                if visit(Int(child)) {
+                    found = true
+                    if word >= 0 && Int(word) < wordCount { own[Int(word)] = true }
+                }
+            }
+            literalBelow[node] = found
+            return found
+        }
+        _ = visit(0)
+        return own
+    }
+
+    /// The states reachable from `starts` (the modifier layer: no edge leads from it into the sentences).
+    private static func reachable(in automaton: Automaton, from starts: [Int32]) -> [Bool] {
+        var seen = [Bool](repeating: false, count: automaton.count)
+        var stack = starts
+        for s in starts { seen[Int(s)] = true }
+        while let u = stack.popLast() {
+            var next: [Int32] = []
+            for k in Int(automaton.wordStart[Int(u)])..<Int(automaton.wordStart[Int(u) + 1]) {
+                for t in Int(automaton.wordTargetStart[k])..<Int(automaton.wordTargetStart[k + 1]) { next.append(automaton.targets[t]) }
+            }
+            for e in automaton.slotEdges(u) { for t in automaton.slotTargets(e) { next.append(automaton.slotTargetList[t]) } }
+            for t in next where !seen[Int(t)] {
+                seen[Int(t)] = true
+                stack.append(t)
+            }
+        }
+        return seen
     }
 
     /// The epsilon-free states a reading passed through, for grammar coverage: the states of `states`
@@ -208,16 +271,44 @@ struct GrammarCompiler {
             sentences.append(CompiledSentence(intent: sentence.intent, text: sentence.text, location: sentence.location,
                                               set: sentence.set))
         }
-        let states = removeEpsilons()
+        // The modifier layer: each side starts at a node of its own, apart from the sentences' start (0).
+        var layerStarts: [ModifierSide: Int32] = [:]
+        for side in ModifierSide.allCases {
+            let pieces = definition.modifiers.filter { $0.side == side }
+            guard !pieces.isEmpty else { continue }
+            let start = newNode()
+            layerStarts[side] = start
+            for piece in pieces {
+                if Self.matchesEmpty(piece.template, rules: definition.rules, known: &emptyRules) {
+                    throw GrammarError("a modifier must say at least one word (this one can match none)", at: piece.location)
+                }
+                let end = try compile(piece.template, from: start)
+                let accept = newNode()
+                nodes[Int(end)].epsilons.append(accept)
+                nodes[Int(accept)].accept = Int32(sentences.count)
+                sentences.append(CompiledSentence(intent: .notMedia, text: piece.text, location: piece.location, set: [],
+                                                  modifier: side))
+            }
+        }
+        let extraStarts = ModifierSide.allCases.compactMap { layerStarts[$0] }
+        let states = removeEpsilons(extraStarts: extraStarts)
         let nfa = Automaton(nondeterministic: states)
         var classes: [String: Int32] = [:]
         let sentenceClass = sentences.enumerated().map { i, s -> Int32 in
-            let key = "\(s.intent)|" + s.set.map { "\($0.0.rawValue)=\($0.1)" }.joined(separator: "|")
+            // Which modifier of a side ended makes no difference to what may follow: one class per side.
+            let key = s.modifier.map { "modifier \($0)" }
+                ?? "\(s.intent)|" + s.set.map { "\($0.0.rawValue)=\($0.1)" }.joined(separator: "|")
             if let c = classes[key] { return c }
             classes[key] = Int32(i)
             return Int32(i)
         }
-        let automaton = (determinize ? Automaton(determinizing: nfa, start: 0, sentenceClass: sentenceClass) : nil) ?? nfa
+        // The layer's starts are states 1 and 2 (in side order) of both automata.
+        let starts: [Int32] = [0] + extraStarts.indices.map { Int32($0 + 1) }
+        let automaton = (determinize ? Automaton(determinizing: nfa, starts: starts, sentenceClass: sentenceClass) : nil) ?? nfa
+        func layerState(_ side: ModifierSide) -> Int32 {
+            guard let node = layerStarts[side], let i = extraStarts.firstIndex(of: node) else { return -1 }
+            return Int32(i + 1)
+        }
         var names = [String](repeating: "", count: ruleIndex.count)
         for (name, i) in ruleIndex { names[Int(i)] = name }
         return CompiledGrammar(settings: definition.settings, wordIDs: wordIDs, nfa: nfa,
@@ -225,7 +316,8 @@ struct GrammarCompiler {
                                sentences: sentences, slots: slots, lists: lists, trie: trie, longestEntry: longestEntry,
                                ruleNames: names,
                                ruleLocations: names.map { definition.rules[$0]?.location ?? SourceLocation(file: "?") },
-                               ruleStacks: ruleStacks, automaton: automaton)
+                               ruleStacks: ruleStacks, automaton: automaton,
+                               beforeStart: layerState(.before), afterStart: layerState(.after))
     }
 
     /// Where an edge into `n` may as well lead: past states whose only way on is one epsilon edge. All
@@ -244,7 +336,8 @@ struct GrammarCompiler {
     }
 
     /// The epsilon-free automaton: only the start and the targets of consuming edges remain as states.
-    private func removeEpsilons() -> [State] {
+    /// `extraStarts` (the modifier layer's starts) are kept as states 1, 2 … right after the start.
+    private func removeEpsilons(extraStarts: [Int32] = []) -> [State] {
         var forward = [Int32](repeating: -1, count: nodes.count)
         func target(_ n: Int32) -> Int32 {
             if forward[Int(n)] < 0 { forward[Int(n)] = forwarded(n) }
@@ -253,6 +346,10 @@ struct GrammarCompiler {
         var newID = [Int32](repeating: -1, count: nodes.count)
         var kept: [Int32] = [0]
         newID[0] = 0
+        for start in extraStarts {
+            newID[Int(start)] = Int32(kept.count)
+            kept.append(start)
+        }
         func keep(_ n: Int32) {
             let t = target(n)
             if newID[Int(t)] < 0 {

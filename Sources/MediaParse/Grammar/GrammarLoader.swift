@@ -27,6 +27,20 @@ struct RuleDefinition: Sendable {
     var level: Int
 }
 
+/// Where a modifier may stand: before any request or after it.
+enum ModifierSide: String, Sendable, CaseIterable {
+    case before, after
+}
+
+/// A piece that may stand around any sentence (`modifiers:` in a grammar file): a wake word, politeness,
+/// a carrier phrase, where to play, the app. Matched as one shared layer, never copied into sentences.
+struct ModifierDefinition: Sendable {
+    var side: ModifierSide
+    var text: String
+    var template: TemplateNode
+    var location: SourceLocation
+}
+
 struct SentenceDefinition: Sendable {
     var intent: IntentName
     var text: String
@@ -41,6 +55,7 @@ struct GrammarDefinition: Sendable {
     var rules: [String: RuleDefinition] = [:]
     var lists: [String: ListDefinition] = [:]
     var sentences: [SentenceDefinition] = []
+    var modifiers: [ModifierDefinition] = []
 }
 
 /// Finds the folders of a locale and reads their files into a `GrammarDefinition`.
@@ -134,7 +149,7 @@ package struct GrammarLoader {
         let yaml = try YAMLFile(path: file.displayPath, text: file.text)
         guard let root = yaml.root else { return }
         let top = try yaml.mapping(root, "a grammar file")
-        try yaml.checkKeys(top, allowed: ["intents", "expansion_rules", "lists", "language"], in: "a grammar file")
+        try yaml.checkKeys(top, allowed: ["intents", "expansion_rules", "lists", "modifiers", "language"], in: "a grammar file")
 
         func template(_ node: Node, _ what: String) throws -> (String, TemplateNode) {
             let text = try yaml.string(node, what)
@@ -175,6 +190,21 @@ package struct GrammarLoader {
                     grammar.lists[list.key] = try readList(list.key, list.value, location: location, level: level,
                                                            yaml: yaml, template: template)
                 }
+            case "modifiers":
+                let sides = try yaml.mapping(section.value, "modifiers")
+                try yaml.checkKeys(sides, allowed: Set(ModifierSide.allCases.map(\.rawValue)), in: "modifiers")
+                for side in sides {
+                    let which = ModifierSide(rawValue: side.key)!
+                    for item in try yaml.sequence(side.value, "modifiers.\(side.key)") {
+                        let (text, node) = try template(item, "a modifier")
+                        if Self.matchesEmpty(node, rules: grammar.rules) {
+                            throw GrammarError("a modifier must say at least one word (this one can match none)",
+                                               at: yaml.textLocation(item))
+                        }
+                        grammar.modifiers.append(ModifierDefinition(side: which, text: text, template: node,
+                                                                    location: yaml.textLocation(item)))
+                    }
+                }
             case "intents":
                 for intent in try yaml.mapping(section.value, "intents") {
                     guard let name = IntentName(rawValue: intent.key) else {
@@ -209,6 +239,18 @@ package struct GrammarLoader {
             default: break
             }
         }
+    }
+
+    /// Can `node` match no words? A rule not defined yet (another file) counts as saying something; the
+    /// compiler checks the rest.
+    private static func matchesEmpty(_ node: TemplateNode, rules: [String: RuleDefinition]) -> Bool {
+        var visiting: Set<String> = []
+        func ruleEmpty(_ name: String) -> Bool {
+            guard let rule = rules[name], visiting.insert(name).inserted else { return false }
+            defer { visiting.remove(name) }
+            return rule.template.matchesEmpty(ruleEmpty)
+        }
+        return node.matchesEmpty(ruleEmpty)
     }
 
     private func readList(_ name: String, _ node: Node, location: SourceLocation, level: Int, yaml: YAMLFile,

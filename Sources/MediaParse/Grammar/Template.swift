@@ -66,7 +66,7 @@ struct TemplateParser {
 
     static func parse(_ text: String, at location: SourceLocation,
                       splitWords: @escaping (String) -> [String]) throws -> TemplateNode {
-        var parser = TemplateParser(text, location: location, splitWords: splitWords)
+        var parser = TemplateParser(InWordGroups.expand(text), location: location, splitWords: splitWords)
         let node = try parser.parseAlternatives(closing: nil)
         if parser.position < parser.text.count {
             throw parser.error("unexpected '\(parser.text[parser.position])'")
@@ -167,5 +167,113 @@ struct TemplateParser {
         let trimmed = name.trimmingCharacters(in: .whitespaces)
         guard !trimmed.isEmpty else { throw error("empty \(open)\(closing)") }
         return trimmed
+    }
+}
+
+/// Optional endings and alternatives inside a word (hassil's `pausiere[n]`): a `[…]` or `(…|…)` of letters
+/// glued to letters, with no space between, stands for the whole word in each form:
+/// `pausiere[n]` is `(pausiere|pausieren)`, `nächste(n|s|r|)` is `(nächsten|nächstes|nächster|nächste)`,
+/// `[ge]spielt` is `(gespielt|spielt)`. Inflections are then written once instead of spelled out.
+///
+/// Only in scripts written with spaces: in Chinese and Japanese every character is a word already, so a
+/// group next to a character is simply the next word (`暂停[一下]`) and is left as it is.
+enum InWordGroups {
+    /// `text` with every word that holds a glued group written as a group of its forms; unchanged when
+    /// there is none (the common case, checked first).
+    static func expand(_ text: String) -> String {
+        let chars = Array(text)
+        guard chars.indices.contains(where: { i in
+            (chars[i] == "[" || chars[i] == "(") && i > 0 && isLetter(chars[i - 1])
+                || (chars[i] == "]" || chars[i] == ")") && i + 1 < chars.count && isLetter(chars[i + 1])
+        }) else { return text }
+        var out = ""
+        var i = 0
+        while i < chars.count {
+            // A candidate word: letters and simple groups, with no space.
+            var j = i
+            var parts: [[String]] = []   // each part: the forms it may take
+            var letters = ""
+            var hasGroup = false, hasLetters = false
+            while j < chars.count {
+                let c = chars[j]
+                if isLetter(c) {
+                    letters.append(c)
+                    hasLetters = true
+                    j += 1
+                } else if c == "[" || c == "(", let (forms, end) = simpleGroup(chars, from: j) {
+                    if !letters.isEmpty { parts.append([letters]); letters = "" }
+                    parts.append(c == "[" ? forms + [""] : forms)
+                    hasGroup = true
+                    j = end
+                } else {
+                    break
+                }
+            }
+            if !letters.isEmpty { parts.append([letters]) }
+            if j > i, hasGroup, hasLetters, gluedEverywhere(chars, i, j) {
+                var forms: [String] = [""]
+                for part in parts { forms = forms.flatMap { f in part.map { f + $0 } } }
+                var seen = Set<String>()
+                out += "(" + forms.filter { !$0.isEmpty && seen.insert($0).inserted }.joined(separator: "|") + ")"
+                i = j
+            } else if j > i {
+                out += String(chars[i..<j])
+                i = j
+            } else {
+                out.append(chars[i])
+                i += 1
+            }
+        }
+        return out
+    }
+
+    /// Every group of the run `[start, end)` touches a letter on one side at least (so `[the] word` and a
+    /// lone `(a|b)` stay the template syntax they always were).
+    private static func gluedEverywhere(_ chars: [Character], _ start: Int, _ end: Int) -> Bool {
+        var k = start
+        while k < end {
+            let c = chars[k]
+            if c == "[" || c == "(" {
+                guard let (_, close) = simpleGroup(chars, from: k) else { return false }
+                let before = k > start && isLetter(chars[k - 1])
+                let after = close < end && isLetter(chars[close])
+                if !before && !after { return false }
+                k = close
+            } else {
+                k += 1
+            }
+        }
+        return true
+    }
+
+    /// A group of letters only (alternatives split by `|`): its forms and the index after it.
+    private static func simpleGroup(_ chars: [Character], from start: Int) -> ([String], Int)? {
+        let close: Character = chars[start] == "[" ? "]" : ")"
+        var k = start + 1
+        var forms: [String] = [""]
+        while k < chars.count, chars[k] != close {
+            if chars[k] == "|" {
+                forms.append("")
+            } else if isLetter(chars[k]) {
+                forms[forms.count - 1].append(chars[k])
+            } else {
+                return nil
+            }
+            k += 1
+        }
+        guard k < chars.count else { return nil }
+        if chars[start] == "[" && (forms.count != 1 || forms[0].isEmpty) { return nil }
+        return (forms, k + 1)
+    }
+
+    /// A letter of a script written with spaces (or an apostrophe inside a word); not Han or kana.
+    private static func isLetter(_ c: Character) -> Bool {
+        guard let scalar = c.unicodeScalars.first else { return false }
+        if c == "'" || c == "’" { return true }
+        guard c.isLetter || c.isNumber else { return false }
+        switch scalar.value {
+        case 0x2E80...0x9FFF, 0xF900...0xFAFF, 0x3040...0x30FF, 0xFF66...0xFF9F, 0x20000...0x2FFFF: return false
+        default: return true
+        }
     }
 }

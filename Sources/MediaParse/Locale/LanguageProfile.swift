@@ -37,6 +37,10 @@ public struct LanguageProfile: Sendable {
     var optionalWords: [String] = []
     /// How many words no template has may stand between matched words of a reading (0: none).
     var extraWords = 0
+    /// Where a capital letter inside an utterance is no sign of a name (German writes every noun so): the
+    /// words that, written with a capital before free text, still start a name there (articles,
+    /// politeness, fillers: "spiel Bitte bleib", "von Die Toten Hosen"), in matching form. Empty: any word.
+    var nameStartWords: [String] = []
 }
 
 /// How a language says numbers beyond what ICU's spell-out rules read by themselves, as written in
@@ -119,7 +123,7 @@ extension LanguageProfile {
             let entries = try yaml.mapping(root, "locale.yaml")
             try yaml.checkKeys(entries, allowed: ["locale", "fallback", "default_region", "icu_locale", "split_suffixes",
                                                   "split_prefixes", "character_words", "transform", "articles", "numbers",
-                                                  "skip_words", "optional_words", "extra_words"],
+                                                  "skip_words", "optional_words", "extra_words", "name_start_words"],
                                in: "locale.yaml")
             for e in entries {
                 switch e.key {
@@ -135,6 +139,7 @@ extension LanguageProfile {
                 case "numbers": try readNumbers(e.value, yaml: yaml, into: &profile.numbers)
                 case "skip_words": profile.skipWords = try yaml.strings(e.value, "skip_words")
                 case "optional_words": profile.optionalWords = try yaml.strings(e.value, "optional_words")
+                case "name_start_words": profile.nameStartWords = try yaml.strings(e.value, "name_start_words").map(matchingForm)
                 case "extra_words":
                     let n = try yaml.int(e.value, "extra_words")
                     guard (0...4).contains(n) else {

@@ -23,6 +23,8 @@ struct Path: Sendable {
     /// was an extra word (which must be followed by a literal word or a list entry), bit 6 when it was an
     /// assumed word (which must be followed by a literal word).
     var tolerance: UInt8 = 0
+    /// In the modifier layer after a sentence: the sentence that ended before it (-1 elsewhere).
+    var sentence: Int32 = -1
 
     var missing: Int { Int(tolerance & 3) }
     var extra: Int { Int((tolerance >> 2) & 7) }
@@ -69,6 +71,12 @@ struct MatchInput {
     var lockedBefore: [Int32] = []
     /// skipAt[p] = lengths of the skip phrases that start at token p
     var skipAt: [[Int]] = []
+    /// phrasingBefore[p] = how many tokens before p are words of the grammar's own phrasing (its template
+    /// words and literal lists): free text made of them costs more (see `Rank.phrasingInFreeText`).
+    var phrasingBefore: [Int32] = []
+    /// nameCased[p]: token p is written with a capital and is not the first word (a name's first word in
+    /// text from a recogniser: "spiel Bitte bleib von …").
+    var nameCased: [Bool] = []
 
     /// Does `[start, end)` touch a locked token?
     func isLocked(_ start: Int, _ end: Int) -> Bool {
@@ -218,6 +226,22 @@ struct Matcher {
         var at = [[Int]](repeating: [], count: tokens.count + 1)
         for (i, e) in entities.enumerated() { at[e.start].append(i) }
         var input = MatchInput(wordIDs: ids, listHits: hits, entities: entities, entitiesAt: at)
+        input.phrasingBefore = [Int32](repeating: 0, count: tokens.count + 1)
+        for p in 0..<tokens.count {
+            let own = ids[p] >= 0 && Int(ids[p]) < grammar.isPhrasingWord.count && grammar.isPhrasingWord[Int(ids[p])]
+            input.phrasingBefore[p + 1] = input.phrasingBefore[p] + (own ? 1 : 0)
+        }
+        if !grammar.settings.characterWords {
+            input.nameCased = tokens.indices.map { p in
+                guard p > 0, let first = utterance.scalars[tokens[p].start...].first,
+                      first.properties.isUppercase else { return false }
+                // An acronym (all capitals) is no sign of a name's start.
+                let word = utterance.scalars[tokens[p].start..<tokens[p].end]
+                guard word.contains(where: { $0.properties.isLowercase }) else { return false }
+                let only = grammar.settings.nameStartWords
+                return only.isEmpty || only.contains(tokens[p].key)
+            }
+        }
         if !tolerance.skipPhrases.isEmpty {
             input.skipAt = [[Int]](repeating: [], count: tokens.count + 1)
             for start in 0..<tokens.count {
@@ -245,11 +269,16 @@ struct Matcher {
         var chart = Chart(positions: n + 1, beam: beam)
         let first = chart.entry(0, 0)
         chart.insert(Path(rank: Rank(), step: -1), in: first, at: 0)
+        if grammar.beforeStart >= 0 {
+            chart.insert(Path(rank: Rank(), step: -1), in: chart.entry(0, grammar.beforeStart), at: 0)
+        }
+        let layered = grammar.beforeStart >= 0 || grammar.afterStart >= 0
         var candidates: [Candidate] = []
         var scratch: [Path] = []
         scratch.reserveCapacity(beam)
 
         for position in 0...n {
+            if layered, position < n { enterLayer(at: position, chart: &chart) }
             var e = Int(chart.head[position])
             while e >= 0 {
                 let u = chart.entryState[e]
@@ -261,8 +290,19 @@ struct Matcher {
                 }
                 if position == n {
                     for a in automaton.acceptRange(u) {
-                        for p in scratch where !p.restricted {
-                            candidates.append(Candidate(sentence: automaton.accepts[a], rank: p.rank, step: p.step))
+                        let sentence = automaton.accepts[a]
+                        switch grammar.sentenceModifier[Int(sentence)] {
+                        case nil:
+                            for p in scratch where !p.restricted {
+                                candidates.append(Candidate(sentence: sentence, rank: p.rank, step: p.step))
+                            }
+                        case .after?:
+                            // The reading is the sentence that ended before the modifiers after it.
+                            for p in scratch where !p.restricted && p.sentence >= 0 {
+                                candidates.append(Candidate(sentence: p.sentence, rank: p.rank, step: p.step))
+                            }
+                        case .before?:
+                            break  // modifiers and no request
                         }
                     }
                     e = chart.next(e)
@@ -320,7 +360,9 @@ struct Matcher {
                             // Free text may end only where the target can go on: a target with no slot edge
                             // needs the next word to be one of its words, or the utterance to end where it
                             // accepts (the other ends would die there, so they are not stored).
+                            let layerNext = layered ? layerAfter(target) : []
                             let onlyWords = automaton.slotEdges(target).isEmpty
+                                && layerNext.allSatisfy { automaton.slotEdges($0).isEmpty }
                             var end = position
                             while end < n, end - position < maxWords, !exclude.contains(input.wordIDs[end]),
                                   input.lockAt.isEmpty || input.lockAt[end] < 0 {
@@ -328,14 +370,17 @@ struct Matcher {
                                 if onlyWords {
                                     if end == n {
                                         if automaton.acceptRange(target).isEmpty { continue }
-                                    } else if input.wordIDs[end] < 0 || automaton.wordTargets(target, input.wordIDs[end]).isEmpty {
+                                    } else if input.wordIDs[end] < 0 || (automaton.wordTargets(target, input.wordIDs[end]).isEmpty
+                                        && layerNext.allSatisfy { automaton.wordTargets($0, input.wordIDs[end]).isEmpty }) {
                                         continue
                                     }
                                 }
                                 let words = Int64(end - position)
+                                let own = Int64(input.phrasingBefore[end] - input.phrasingBefore[position])
                                 capture(scratch, slot: slot, bit: bit, from: position, to: end, payload: -1,
-                                        gain: -words * Rank.wildcardWord - Rank.wildcard, target: target,
-                                        chart: &chart, steps: &steps)
+                                        gain: -words * Rank.wildcardWord - Rank.wildcard - own * Rank.phrasingInFreeText,
+                                        target: target, chart: &chart, steps: &steps,
+                                        nameStartsBefore: !input.nameCased.isEmpty && position > 0 && input.nameCased[position - 1])
                             }
                         }
                     }
@@ -344,6 +389,75 @@ struct Matcher {
             }
         }
         return candidates
+    }
+
+    /// The modifier layer's moves at `position` (before any word there is read): a path whose modifier
+    /// before the request ended may start the request or another modifier; a path whose sentence ended may
+    /// go on into a modifier after it, carrying the sentence; a modifier after it may be followed by another.
+    /// The targets are the layer's start states, which accept nothing, so one pass over the entries does it.
+    private func enterLayer(at position: Int, chart: inout Chart) {
+        let automaton = grammar.automaton
+        var e = Int(chart.head[position])
+        while e >= 0 {
+            let u = chart.entryState[e]
+            let accepts = automaton.acceptRange(u)
+            if !accepts.isEmpty {
+                let range = chart.pathRange(e)
+                var before = false, afterModifier = false
+                var sentences: [Int32] = []
+                for a in accepts {
+                    let s = automaton.accepts[a]
+                    switch grammar.sentenceModifier[Int(s)] {
+                    case .before?: before = true
+                    case .after?: afterModifier = true
+                    case nil: sentences.append(s)
+                    }
+                }
+                let paths = range.map { chart.path($0) }
+                if before {
+                    for p in paths where !p.restricted {
+                        move(p, to: 0, at: position, chart: &chart)
+                        move(p, to: grammar.beforeStart, at: position, chart: &chart)
+                    }
+                }
+                if grammar.afterStart >= 0 {
+                    if afterModifier {
+                        for p in paths where !p.restricted && p.sentence >= 0 { move(p, to: grammar.afterStart, at: position, chart: &chart) }
+                    }
+                    for s in sentences {
+                        for var p in paths where !p.restricted && p.sentence < 0 {
+                            p.sentence = s
+                            p.captures = (p.captures ^ UInt64(UInt32(bitPattern: s))) &* 0x9E37_79B9_7F4A_7C15 &+ 0x632B_E59B_D9B4_E019
+                            move(p, to: grammar.afterStart, at: position, chart: &chart)
+                        }
+                    }
+                }
+            }
+            e = chart.next(e)
+        }
+    }
+
+    /// A path moved, unchanged, to `state` at `position` (no word read, so no step).
+    @inline(__always)
+    private func move(_ p: Path, to state: Int32, at position: Int, chart: inout Chart) {
+        let target = chart.entry(position, state)
+        guard let at = chart.slot(in: target, rank: p.rank, captures: p.captures) else { return }
+        chart.insert(p, in: target, at: at)
+    }
+
+    /// Where a reading may go on, besides `state`'s own edges, once `state` accepts: the modifier layer's
+    /// starts (after a sentence, after a modifier after it; the request or another modifier after a
+    /// modifier before it).
+    private func layerAfter(_ state: Int32) -> [Int32] {
+        let automaton = grammar.automaton
+        var out: [Int32] = []
+        for a in automaton.acceptRange(state) {
+            switch grammar.sentenceModifier[Int(automaton.accepts[a])] {
+            case .before?: out += [0, grammar.beforeStart]
+            case .after?, nil: if grammar.afterStart >= 0 { out.append(grammar.afterStart) }
+            }
+        }
+        return out
     }
 
     /// The tolerant moves from the paths of state `u` at `position`: skip a skip phrase, assume an optional
@@ -416,8 +530,13 @@ struct Matcher {
 
     /// Every path of `paths` takes a slot over `[from, to)`.
     @inline(__always)
+    ///
+    /// `nameStartsBefore`: free text whose word before is written like a name's first word ("spiel Bitte
+    /// bleib"): a path that read that word as a literal word of its own ("bitte") loses it to free text
+    /// that starts there: the word is counted as free text of the grammar's phrasing, and a little more,
+    /// so the reading that keeps it in the name ranks just above.
     private func capture(_ paths: [Path], slot: Int32, bit: UInt32, from: Int, to: Int, payload: Int32, gain: Int64,
-                         target: Int32, chart: inout Chart, steps: inout [Step]) {
+                         target: Int32, chart: inout Chart, steps: inout [Step], nameStartsBefore: Bool = false) {
         var h = UInt64(bitPattern: Int64(slot)) &* 0x9E37_79B9_7F4A_7C15
         h ^= UInt64(from) << 48 ^ UInt64(to) << 32 ^ UInt64(UInt32(bitPattern: payload))
         var entry = -1  // made for the first path that may take the slot, then shared by the others
@@ -426,6 +545,10 @@ struct Matcher {
         for p in paths where p.filled & bit == 0 && !p.afterAssumed && (isList || !p.afterExtra) {
             let captures = (p.captures ^ h) &* 0xBF58_476D_1CE4_E5B9 &+ 0x94D0_49BB_1331_11EB
             if entry < 0 { entry = chart.entry(to, target) }
+            var gain = gain
+            if nameStartsBefore, p.step >= 0, case let last = steps[Int(p.step)], last.slot == -1, Int(last.end) == from {
+                gain -= Rank.literal + Rank.wildcardWord + Rank.phrasingInFreeText + 1
+            }
             advance(p, slot: slot, bit: bit, from: from, to: to, payload: payload, gain: gain, captures: captures,
                     state: target, entry: entry, chart: &chart, steps: &steps)
         }
@@ -443,6 +566,6 @@ struct Matcher {
         // A literal word or a list entry ends the run of an extra word; other moves keep the counters.
         let kept = tolerance ?? (p.tolerance & 31)
         chart.insert(Path(rank: rank, step: Int32(steps.count - 1), filled: p.filled | bit, captures: captures,
-                          tolerance: kept), in: e, at: at)
+                          tolerance: kept, sentence: p.sentence), in: e, at: at)
     }
 }

@@ -10,6 +10,11 @@ struct Rank: Comparable, Sendable {
     static let literal: Int64 = 1 << 40
     static let entityWord: Int64 = 1 << 30
     static let wildcardWord: Int64 = 1 << 20
+    /// A word of the grammar's own phrasing (a template word, a word of a literal list) taken by free text:
+    /// between equal counts of free words, the reading whose free text holds fewer of the grammar's own
+    /// words wins ("play Chess by Sting": "by Sting" as the tail of a game request loses to a title and
+    /// an artist). Below a free word, above a wildcard, so it never outweighs explaining a word.
+    static let phrasingInFreeText: Int64 = 1 << 15
     static let wildcard: Int64 = 1 << 10
     /// One list or recogniser slot: "indie rock" as one genre beats "indie" + "rock".
     static let slot: Int64 = 1

@@ -180,3 +180,15 @@ enum TextError: Error, CustomStringConvertible {
         }
     }
 }
+
+/// Which locale ICU really serves when asked for one (a mistyped name falls back silently).
+package enum ICULocaleCheck {
+    /// The locale whose spell-out data ICU uses for `icuLocale` ("de_DE" → "de"; "ge_DE" → "root"), or
+    /// nil when ICU cannot open a formatter at all.
+    package static func actualLocale(for icuLocale: String) -> String? {
+        var buffer = [CChar](repeating: 0, count: 128)
+        let n = icuLocale.withCString { mp_actual_locale($0, &buffer, Int32(buffer.count)) }
+        guard n >= 0 else { return nil }
+        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+}

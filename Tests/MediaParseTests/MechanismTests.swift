@@ -1,0 +1,221 @@
+import Foundation
+@testable import MediaParse
+import MediaParseTools
+import XCTest
+
+/// The general mechanisms of issue 24, each on a grammar of a few lines: the modifier layer, optional
+/// endings inside a word, ranking that knows the grammar's own words, names that keep a capitalised word,
+/// the table of request kinds, and the grammar linter.
+final class MechanismTests: XCTestCase {
+    func catalog(_ files: [String: String], folder: String = "xx", icuLocale: String = "en_US") -> GrammarCatalog {
+        var c = GrammarCatalog()
+        c.add(folder: folder, path: "locale.yaml", text: "icu_locale: \(icuLocale)\n")
+        for (path, text) in files { c.add(folder: folder, path: path, text: text) }
+        return c
+    }
+
+    func parser(_ yaml: String) throws -> MediaParser {
+        try MediaParser(locale: "xx", catalog: catalog(["a.yaml": yaml]), cacheCompiledGrammar: false)
+    }
+
+    static let commands = """
+        intents:
+          MPRemoteCommand:
+            data:
+              - sentences: ["(stop|pause)"]
+                set: {command: pause}
+              - sentences: ["next (song|track)"]
+                set: {command: nextTrack}
+          INPlayMediaIntent:
+            data:
+              - sentences: ["play {name:mediaName}"]
+        lists:
+          name: {wildcard: true}
+          room:
+            values: [kitchen, living room, bedroom]
+        expansion_rules:
+          polite: "(please|for me)"
+        """
+
+    func testModifiersStandBeforeAndAfterAnySentence() throws {
+        let p = try parser(Self.commands + """
+
+            modifiers:
+              before:
+                - "[in] [the] {room:area} [speaker]"
+                - "hey"
+              after:
+                - "in the {room:area}"
+                - "<polite>"
+            """)
+        for text in ["kitchen speaker stop", "in the kitchen next song", "hey kitchen pause", "stop in the kitchen please"] {
+            let r = p.parse(text)
+            XCTAssertEqual(r.intent, .remoteCommand, text)
+            XCTAssertEqual(r.target?.area, "kitchen", text)
+        }
+        XCTAssertEqual(p.parse("next song please").command, "nextTrack")
+        XCTAssertNil(p.parse("next song please").target)
+        // Modifiers alone are no request.
+        XCTAssertNil(p.parse("hey kitchen").intent)
+        // A modifier's words explain more than free text: the room is not part of the title.
+        let play = p.parse("play Hello in the bedroom")
+        XCTAssertEqual(play.mediaSearch?.mediaName, "Hello")
+        XCTAssertEqual(play.target?.area, "bedroom")
+        // A field may still be filled once only: two rooms make no reading with both.
+        XCTAssertNotEqual(p.parse("kitchen stop in the bedroom").target?.area, "kitchen bedroom")
+    }
+
+    func testWithoutModifiersTheSameSentencesNeedTheWholeUtterance() throws {
+        let p = try parser(Self.commands)
+        XCTAssertNil(p.parse("kitchen speaker stop").intent)
+        XCTAssertEqual(p.parse("stop").command, "pause")
+    }
+
+    func testAModifierThatCanSayNothingIsAnErrorAtItsLine() {
+        let yaml = Self.commands + "\nmodifiers:\n  before:\n    - \"[hey]\"\n"
+        XCTAssertThrowsError(try parser(yaml)) { error in
+            guard let e = error as? GrammarError else { return XCTFail("\(error)") }
+            XCTAssertEqual(e.location.file, "xx/a.yaml")
+            XCTAssertEqual(e.location.line, yaml.split(separator: "\n", omittingEmptySubsequences: false).count - 1)
+            XCTAssert(e.message.contains("at least one word"), e.message)
+        }
+    }
+
+    func testOptionalEndingsInsideAWord() throws {
+        XCTAssertEqual(InWordGroups.expand("pausiere[n] bitte"), "(pausiere|pausieren) bitte")
+        XCTAssertEqual(InWordGroups.expand("nächste(n|s|r|) Titel"), "(nächsten|nächstes|nächster|nächste) Titel")
+        XCTAssertEqual(InWordGroups.expand("[ge]spielt"), "(gespielt|spielt)")
+        // Template syntax apart from words is left alone.
+        for text in ["[the] (a|b) {list} <rule>", "play [the] song", "i'd (like|love) to", "暂停[一下]", "播放(歌曲|音乐)"] {
+            XCTAssertEqual(InWordGroups.expand(text), text)
+        }
+        let p = try parser("""
+            intents:
+              MPRemoteCommand:
+                data:
+                  - sentences: ["pausiere[n] [bitte]", "halt[e] (an|)"]
+                    set: {command: pause}
+            """)
+        for text in ["pausiere", "pausieren bitte", "halte an", "halt"] { XCTAssertEqual(p.parse(text).command, "pause", text) }
+        XCTAssertNil(p.parse("pausierenn").intent)
+    }
+
+    func testFreeTextMadeOfTheGrammarsOwnWordsLoses() throws {
+        let p = try parser("""
+            intents:
+              INPlayMediaIntent:
+                data:
+                  - sentences: ["play {name:mediaName} by {name:artistName}"]
+              NotMedia:
+                data:
+                  - sentences: ["play (chess|go fish) {name:_rest}"]
+            lists:
+              name: {wildcard: true}
+            """)
+        let r = p.parse("play Chess by Sting")
+        XCTAssertEqual(r.intent, .play)
+        XCTAssertEqual(r.mediaSearch?.mediaName, "Chess")
+        XCTAssertEqual(r.mediaSearch?.artistName, "Sting")
+        XCTAssertEqual(p.parse("play go fish by the lumineers").mediaSearch?.artistName, "the lumineers")
+        // With nothing of the grammar's in the tail, the game reading is the one with fewer wildcards.
+        XCTAssertNil(p.parse("play chess tomorrow").intent)
+    }
+
+    func testACapitalisedWordBeforeANameStaysInIt() throws {
+        let p = try parser("""
+            intents:
+              INPlayMediaIntent:
+                data:
+                  - sentences: ["spiel [bitte] [die] {name:mediaName} von [die] {name:artistName}"]
+            lists:
+              name: {wildcard: true}
+            """)
+        var r = p.parse("spiel Bitte bleib von Udo Jürgens")
+        XCTAssertEqual(r.mediaSearch?.mediaName, "Bitte bleib")
+        r = p.parse("spiel bitte Hallo von Adele")
+        XCTAssertEqual(r.mediaSearch?.mediaName, "Hallo")
+        r = p.parse("spiel Schrei nach Liebe von Die Ärzte")
+        XCTAssertEqual(r.mediaSearch?.artistName, "Die Ärzte")
+        XCTAssertEqual(p.parse("spiel Hallo von die ärzte").mediaSearch?.artistName, "ärzte")
+    }
+
+    func testRequestKindsReportMissingAndFailingPerLanguage() throws {
+        let table = try RequestKinds(path: "k.yaml", text: """
+            kinds:
+              - {id: a, what: "one", example: "x", shape: "y"}
+              - {id: b, what: "two", example: "x"}
+            """)
+        XCTAssertEqual(table.kinds.map(\.id), ["a", "b"])
+        XCTAssertThrowsError(try RequestKinds(path: "k.yaml", text: "kinds:\n  - {id: a, what: w, example: e}\n  - {id: a, what: w, example: e}\n"))
+        let corpus = """
+            locale: en-US
+            tests:
+              - text: "pause"
+                kind: a
+                expect: {intent: MPRemoteCommand, command: pause}
+              - text: "stop"
+                kind: a
+                expect: {intent: MPRemoteCommand, command: nextTrack}
+            """
+        let file = try CorpusFile(path: "c.yaml", text: corpus, knownKinds: table.ids)
+        XCTAssertEqual(file.cases.map(\.kind), ["a", "a"])
+        var run = TestRun()
+        try CorpusTester().run(TestCase.cases(of: file), into: &run)
+        let report = table.report(run.outcomes)
+        XCTAssertEqual(report.map(\.language), ["en"])
+        XCTAssertEqual(report[0].failing, ["a"])
+        XCTAssertEqual(report[0].missing, ["b"])
+        XCTAssertThrowsError(try CorpusFile(path: "c.yaml", text: corpus.replacingOccurrences(of: "kind: a", with: "kind: zz"),
+                                            knownKinds: table.ids)) { error in
+            XCTAssertEqual((error as? GrammarError)?.location.line, 4)
+        }
+    }
+
+    func testLintFindsWhatAReviewerWould() throws {
+        let long = String(repeating: "word ", count: 45)
+        let c = catalog(["a.yaml": """
+            intents:
+              INPlayMediaIntent:
+                data:
+                  - sentences: ["play <r2> {genre:genreNames}", "play <r2> {genre:genreNames}"]
+            expansion_rules:
+              r2: "(some|a little)"
+              never_used: "(x|y)"
+              long_one: "\(long)"
+            lists:
+              genre:
+                values: [jazz, blues, jazz]
+              unused_list:
+                values: [a]
+            """], icuLocale: "qq_ZZ")
+        let messages = try GrammarLint(catalog: c).check(locale: "xx").map(\.description)
+        func has(_ part: String) -> Bool { messages.contains { $0.contains(part) } }
+        XCTAssert(has("rule <never_used> is never used"), "\(messages)")
+        XCTAssert(has("list {unused_list} is never used"), "\(messages)")
+        XCTAssert(has("rule name <r2> says nothing"), "\(messages)")
+        XCTAssert(has("\"jazz\" is already an entry of {genre}"), "\(messages)")
+        XCTAssert(has("this sentence repeats one"), "\(messages)")
+        XCTAssert(has("line of"), "\(messages)")
+        XCTAssert(has("icu_locale 'qq_ZZ'"), "\(messages)")
+        let clean = catalog(["a.yaml": """
+            intents:
+              INPlayMediaIntent:
+                data:
+                  - sentences: ["play <amount> {genre:genreNames}"]
+            expansion_rules:
+              amount: "(some|a little)"
+            lists:
+              genre:
+                values: [jazz, blues]
+            """], icuLocale: "de_DE")
+        XCTAssertEqual(try GrammarLint(catalog: clean).check(locale: "xx").map(\.description), [])
+    }
+
+    func testBuiltInGrammarsHaveNoLineOver200Characters() throws {
+        let c = GrammarCatalog.builtIn
+        for locale in c.regionalLocales where c.hasSentenceFiles(locale: locale) {
+            let findings = try GrammarLint(catalog: c).check(locale: locale).filter { $0.message.hasPrefix("line of") }
+            XCTAssertEqual(findings.map(\.description), [], locale)
+        }
+    }
+}
