@@ -30,9 +30,12 @@ final class AutomatonTests: XCTestCase {
         XCTAssertEqual(dfa.grammar.automaton.slotTargetList.count, dfa.grammar.automaton.slotIDs.count)
         var compared = 0
         for utterance in try mix() {
-            // Results and alternatives are the same; an explanation may name another of two slots that
-            // read the same words the same way (they tie, and arrive in another order).
-            XCTAssertEqual(dfa.parse(utterance, alternatives: 2).jsonLine(), nfa.parse(utterance, alternatives: 2).jsonLine(), utterance)
+            // Results and the first alternative are the same; an explanation may name another of two slots
+            // that read the same words the same way (they tie, and arrive in another order). Readings further
+            // down may differ: each state keeps the best few paths, and a state of the deterministic automaton
+            // stands for several of the other, so the third-best reading of a prefix can be cut in one and
+            // kept in the other (seen with phrasing written as literal lists: "i want to hear …").
+            XCTAssertEqual(dfa.parse(utterance, alternatives: 1).jsonLine(), nfa.parse(utterance, alternatives: 1).jsonLine(), utterance)
             compared += 1
         }
         XCTAssertGreaterThan(compared, 500)

@@ -13,7 +13,7 @@ final class CLITests: XCTestCase {
         let help = try CLI.run(["--help"], input: Data())
         XCTAssertEqual(help.status, 0)
         for expected in ["--locale", "--pretty", "--alternatives", "--explain", "--user-vocabulary", "--global-vocabulary",
-                         "de-DE", "ja-JP", "zh-TW", "nl-NL", "SUBCOMMANDS:", "serve", "locales", "test", "bench"] {
+                         "de-DE", "ja-JP", "zh-TW", "nl-NL", "SUBCOMMANDS:", "serve", "locales", "test", "lint", "bench"] {
             XCTAssertTrue(help.stdout.contains(expected), "mediaparse --help lacks \(expected)")
         }
         let test = try CLI.run(["test", "--help"], input: Data())

@@ -289,7 +289,9 @@ package struct GrammarLoader {
             if case .scalar = item {
                 let (text, spoken) = try template(item, "a value of {\(name)}")
                 guard let forms = spoken.expansions() else {
-                    throw GrammarError("a list value may hold words, ( | ) and [ ] only, not rules, slots or repetition",
+                    throw GrammarError(!spoken.holdsWordsOnly
+                        ? "a list value may hold words, ( | ) and [ ] only, not rules, slots or repetition"
+                        : "a list value may say at most 4,096 forms; this one says more: split it into several values",
                                        at: yaml.textLocation(item))
                 }
                 // One spoken form: it is also the value. Several: the value is what was said.
@@ -305,7 +307,9 @@ package struct GrammarLoader {
             }
             let (inText, spoken) = try template(inNode.value, "`in` of a value of {\(name)}")
             guard let forms = spoken.expansions() else {
-                throw GrammarError("a list value's `in` may hold words, ( | ) and [ ] only, not rules, slots or repetition",
+                throw GrammarError(!spoken.holdsWordsOnly
+                    ? "a list value's `in` may hold words, ( | ) and [ ] only, not rules, slots or repetition"
+                    : "a list value's `in` may say at most 4,096 forms; this one says more: split it into several values",
                                    at: yaml.textLocation(inNode.value))
             }
             var value: SlotValue? = nil

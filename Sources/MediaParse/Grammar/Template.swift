@@ -25,6 +25,15 @@ indirect enum TemplateNode: Sendable {
         }
     }
 
+    /// Words, alternatives and optional parts only: what a list entry may hold.
+    var holdsWordsOnly: Bool {
+        switch self {
+        case .word: return true
+        case let .sequence(items), let .alternatives(items): return items.allSatisfy(\.holdsWordsOnly)
+        case .rule, .slot, .repetition: return false
+        }
+    }
+
     /// Every word sequence this template matches, for list entries (which may not hold slots or rules).
     func expansions(limit: Int = 4096) -> [[String]]? {
         switch self {
@@ -173,7 +182,7 @@ struct TemplateParser {
 /// Optional endings and alternatives inside a word (hassil's `pausiere[n]`): a `[…]` or `(…|…)` of letters
 /// glued to letters, with no space between, stands for the whole word in each form:
 /// `pausiere[n]` is `(pausiere|pausieren)`, `nächste(n|s|r|)` is `(nächsten|nächstes|nächster|nächste)`,
-/// `[ge]spielt` is `(gespielt|spielt)`. Inflections are then written once instead of spelled out.
+/// `[ge]spielt` is `(spielt|gespielt)`. Inflections are then written once instead of spelled out.
 ///
 /// Only in scripts written with spaces: in Chinese and Japanese every character is a word already, so a
 /// group next to a character is simply the next word (`暂停[一下]`) and is left as it is.
@@ -202,7 +211,7 @@ enum InWordGroups {
                     j += 1
                 } else if c == "[" || c == "(", let (forms, end) = simpleGroup(chars, from: j) {
                     if !letters.isEmpty { parts.append([letters]); letters = "" }
-                    parts.append(c == "[" ? forms + [""] : forms)
+                    parts.append(c == "[" ? [""] + forms : forms)
                     hasGroup = true
                     j = end
                 } else {

@@ -50,8 +50,16 @@ public struct GrammarLint {
 
         var seen: [String: SourceLocation] = [:]
         for piece in outline.pieces {
-            guard let expansions = piece.expansions, !expansions.isEmpty else { continue }
-            let key = "\(piece.kind) \(piece.kind == "rule" ? "" : piece.name)|" + expansions.map { $0.joined(separator: " ") }.sorted().joined(separator: "|")
+            // Pieces with slots or rules are compared by their text, the others by the words they match.
+            let body: String
+            if let expansions = piece.expansions, !expansions.isEmpty {
+                body = expansions.map { $0.joined(separator: " ") }.sorted().joined(separator: "|")
+            } else if let text = piece.text {
+                body = "text " + text.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+            } else {
+                continue
+            }
+            let key = "\(piece.kind) \(piece.kind == "rule" ? "" : piece.name)|" + body
             if let first = seen[key] {
                 let what = piece.kind == "rule" ? "rule <\(piece.name)> matches exactly what another rule matches" : "this \(piece.kind) repeats one"
                 findings.append(Finding(location: piece.location, message: "\(what) (at \(first))"))
