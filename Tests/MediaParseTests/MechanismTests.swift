@@ -211,11 +211,12 @@ final class MechanismTests: XCTestCase {
         XCTAssertEqual(try GrammarLint(catalog: clean).check(locale: "xx").map(\.description), [])
     }
 
-    func testBuiltInGrammarsHaveNoLineOver200Characters() throws {
+    /// The built-in grammars are as a reviewer wants them: no line over 200 characters, nothing unused or
+    /// written twice, no vague rule name, every icu_locale answered in its own language.
+    func testBuiltInGrammarsPassTheLinter() throws {
         let c = GrammarCatalog.builtIn
         for locale in c.regionalLocales where c.hasSentenceFiles(locale: locale) {
-            let findings = try GrammarLint(catalog: c).check(locale: locale).filter { $0.message.hasPrefix("line of") }
-            XCTAssertEqual(findings.map(\.description), [], locale)
+            XCTAssertEqual(try GrammarLint(catalog: c).check(locale: locale).map(\.description), [], locale)
         }
     }
 }
