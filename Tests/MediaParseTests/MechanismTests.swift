@@ -100,25 +100,43 @@ final class MechanismTests: XCTestCase {
         XCTAssertNil(p.parse("pausierenn").intent)
     }
 
-    func testFreeTextMadeOfTheGrammarsOwnWordsLoses() throws {
+    func testTheGrammarsOwnWordsAreReadOffTheCompiledGrammar() throws {
         let p = try parser("""
             intents:
               INPlayMediaIntent:
                 data:
-                  - sentences: ["play {name:mediaName} by [the] {name:artistName}"]
+                  - sentences: ["play {name:mediaName} by {name:artistName}", "play some {genre:genreNames}"]
               NotMedia:
                 data:
-                  - sentences: ["play (chess|go fish) {name:_rest}"]
+                  - sentences: ["play chess {name:_rest}"]
             lists:
               name: {wildcard: true}
+              genre:
+                values: [jazz, blues]
             """)
-        let r = p.parse("play Chess by Sting")
-        XCTAssertEqual(r.intent, .play)
-        XCTAssertEqual(r.mediaSearch?.mediaName, "Chess")
-        XCTAssertEqual(r.mediaSearch?.artistName, "Sting")
-        XCTAssertEqual(p.parse("play go fish by the lumineers").mediaSearch?.artistName, "lumineers")
-        // With nothing of the grammar's in the tail, the game reading is the one with fewer wildcards.
-        XCTAssertNil(p.parse("play chess tomorrow").intent)
+        let g = p.grammar
+        func weight(_ word: String) -> UInt8 { g.wordIDs[word].map { g.phrasingWeight[Int($0)] } ?? 0 }
+        XCTAssertEqual(weight("by"), 2)      // a template word of a media sentence
+        XCTAssertEqual(weight("some"), 2)
+        XCTAssertEqual(weight("chess"), 2)   // a NotMedia template word
+        XCTAssertEqual(weight("jazz"), 0)    // data
+        XCTAssert(g.phrasingWordIDs.contains(g.wordIDs["by"]!))
+        XCTAssertFalse(g.phrasingWordIDs.contains(g.wordIDs["chess"]!))
+        XCTAssert(g.notMediaWordIDs.contains(g.wordIDs["chess"]!))
+    }
+
+    /// The issue's examples on the built-in English grammar: a title and an artist made of words of another
+    /// request, and the near-miss that must stay not media.
+    func testTitlesThatLookLikeOtherRequestsOnTheEnglishGrammar() throws {
+        let p = try MediaParser(locale: "en-US")
+        for (text, title, artist) in [("play Chess by Sting", "Chess", "Sting"), ("play go fish by the lumineers", "go fish", "lumineers")] {
+            let r = p.parse(text)
+            XCTAssertEqual(r.intent, .play, text)
+            XCTAssertEqual(r.mediaSearch?.mediaName, title, text)
+            XCTAssertEqual(r.mediaSearch?.artistName, artist, text)
+        }
+        XCTAssertNil(p.parse("add this photo to my vacation album").intent)
+        XCTAssertNil(p.parse("play chess with me").intent)
     }
 
     func testACapitalisedWordBeforeANameStaysInIt() throws {

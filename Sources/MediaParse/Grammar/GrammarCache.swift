@@ -18,7 +18,7 @@ struct GrammarCache {
     let memory: RecentGrammars?
     static let keep = 40  // more than the locales there are, so that a process loading all of them never evicts its own
     static let magic: UInt32 = 0x4D50_4743  // "MPGC"
-    static let format: UInt32 = 3
+    static let format: UInt32 = 4
 
     init(directory: URL?, memory: RecentGrammars? = nil) {
         self.directory = directory
@@ -281,6 +281,8 @@ extension CompiledGrammar {
         w.int(Int(start))
         w.int(Int(beforeStart) + 1)
         w.int(Int(afterStart) + 1)
+        w.i32s(phrasingWordIDs)
+        w.i32s(notMediaWordIDs)
         w.int(sentences.count)
         for s in sentences {
             w.string(s.modifier?.rawValue ?? "")
@@ -336,6 +338,7 @@ extension CompiledGrammar {
         let automaton = try Automaton(reading: &r)
         let start = Int32(try r.int())
         let beforeStart = Int32(truncatingIfNeeded: try r.int()) &- 1, afterStart = Int32(truncatingIfNeeded: try r.int()) &- 1
+        let phrasingWordIDs = try r.i32s(), notMediaWordIDs = try r.i32s()
         var sentences: [CompiledSentence] = []
         for _ in 0..<(try r.count()) {
             let side = try r.string()
@@ -395,7 +398,7 @@ extension CompiledGrammar {
         // Indexes between the parts, checked so that a damaged file cannot crash a parse.
         guard r.at == r.bytes.count, nodes > 0, automaton.count > 0, nfa.count == nfaRuleStack.count,
               Int(start) < automaton.count, start >= 0,
-              beforeStart >= -1, afterStart >= -1, Int(beforeStart) < automaton.count, Int(afterStart) < automaton.count,
+              beforeStart >= -1, afterStart >= -1, (phrasingWordIDs + notMediaWordIDs).allSatisfy({ $0 >= 0 && Int($0) < words.count }), Int(beforeStart) < automaton.count, Int(afterStart) < automaton.count,
               automaton.accepts.allSatisfy({ $0 >= 0 && Int($0) < sentences.count }),
               nfa.accepts.allSatisfy({ $0 >= 0 && Int($0) < sentences.count }),
               automaton.slotIDs.allSatisfy({ $0 >= 0 && Int($0) < slots.count }),
@@ -408,7 +411,7 @@ extension CompiledGrammar {
         self.init(settings: settings, wordIDs: ids, nfa: nfa, nfaRuleStack: nfaRuleStack, start: start, sentences: sentences,
                   slots: slots, lists: lists, trie: trie, longestEntry: longestEntry, ruleNames: ruleNames,
                   ruleLocations: ruleLocations, ruleStacks: ruleStacks, automaton: automaton,
-                  beforeStart: beforeStart, afterStart: afterStart)
+                  beforeStart: beforeStart, afterStart: afterStart, phrasingWordIDs: phrasingWordIDs, notMediaWordIDs: notMediaWordIDs)
     }
 }
 

@@ -124,14 +124,21 @@ final class CompiledGrammar: Sendable {
     let isModifierState: [Bool]
     /// Per sentence: is it a modifier, and which side (read for every accepting state, so kept flat).
     let sentenceModifier: [ModifierSide?]
-    /// Per word ID: is it a word of the grammar's own phrasing (a template word, or a word of a list marked
-    /// `literal: true`), as opposed to a word only data lists (genres, apps, stations) hold?
-    let isPhrasingWord: [Bool]
+    /// The words of the grammar's own phrasing: template words of media sentences and modifiers, and words
+    /// of `literal: true` lists they use. Not the words of NotMedia sentences alone ("chess", "go fish",
+    /// "weather": the topics of other requests, which titles may well be made of), not data lists.
+    let phrasingWordIDs: [Int32]
+    /// Template words of NotMedia sentences that no media sentence uses (kept apart so that their weight
+    /// can be set on its own; today they weigh as much as phrasing words, see `init`).
+    let notMediaWordIDs: [Int32]
+    /// Per word ID, what taking it into free text costs, in halves of `Rank.phrasingInFreeText`: 2 for a
+    /// word of the grammar's templates or literal lists, 0 for the rest (read for every token of every parse).
+    let phrasingWeight: [UInt8]
 
     init(settings: LanguageProfile, wordIDs: [String: Int32], nfa: Automaton, nfaRuleStack: [Int32], start: Int32,
          sentences: [CompiledSentence], slots: [SlotRef], lists: [CompiledList], trie: ListTrie, longestEntry: Int,
          ruleNames: [String], ruleLocations: [SourceLocation], ruleStacks: [[Int32]], automaton: Automaton,
-         beforeStart: Int32 = -1, afterStart: Int32 = -1) {
+         beforeStart: Int32 = -1, afterStart: Int32 = -1, phrasingWordIDs: [Int32] = [], notMediaWordIDs: [Int32] = []) {
         self.settings = settings
         self.wordIDs = wordIDs
         self.nfa = nfa
@@ -152,32 +159,14 @@ final class CompiledGrammar: Sendable {
         self.afterStart = afterStart
         sentenceModifier = sentences.map(\.modifier)
         isModifierState = Self.reachable(in: automaton, from: [beforeStart, afterStart].filter { $0 >= 0 })
-        isPhrasingWord = Self.phrasingWords(wordCount: wordIDs.count, nfa: nfa, trie: trie, slots: slots)
-    }
-
-    /// The grammar's own words, read off what was compiled: the word edges of the automaton, and the words
-    /// of the entries of literal lists (walked in the trie).
-    private static func phrasingWords(wordCount: Int, nfa: Automaton, trie: ListTrie, slots: [SlotRef]) -> [Bool] {
-        var own = [Bool](repeating: false, count: wordCount)
-        for w in nfa.wordKeys where w >= 0 && Int(w) < wordCount { own[Int(w)] = true }
-        var literalLists = Set<Int32>()
-        for slot in slots { if case let .list(index, literal: true) = slot.source { literalLists.insert(Int32(index)) } }
-        guard !literalLists.isEmpty else { return own }
-        // A trie node's words belong to a literal list when some entry of one ends at or below it.
-        var literalBelow = [Bool](repeating: false, count: trie.children.count)
-        func visit(_ node: Int) -> Bool {
-            var found = trie.terminals[node].contains { literalLists.contains($0.list) }
-            for (word, child) in trie.children[node] {
-                if visit(Int(child)) {
-                    found = true
-                    if word >= 0 && Int(word) < wordCount { own[Int(word)] = true }
-                }
-            }
-            literalBelow[node] = found
-            return found
-        }
-        _ = visit(0)
-        return own
+        self.phrasingWordIDs = phrasingWordIDs
+        self.notMediaWordIDs = notMediaWordIDs
+        var weight = [UInt8](repeating: 0, count: wordIDs.count)
+        // NotMedia words count in full: weighted at half, 10 near-misses of the corpus in five languages
+        // became media requests ("add this photo to my vacation album": "photo" went into a name).
+        for w in notMediaWordIDs where w >= 0 && Int(w) < weight.count { weight[Int(w)] = 2 }
+        for w in phrasingWordIDs where w >= 0 && Int(w) < weight.count { weight[Int(w)] = 2 }
+        phrasingWeight = weight
     }
 
     /// The states reachable from `starts` (the modifier layer: no edge leads from it into the sentences).
@@ -245,6 +234,12 @@ struct GrammarCompiler {
     private var currentRuleStack: Int32 = 0
     private var ruleIndex: [String: Int32] = [:]
     private var emptyRules: [String: Bool] = [:]
+    /// While a NotMedia sentence is compiled: its words are not the grammar's phrasing (see
+    /// `CompiledGrammar.phrasingWordIDs`).
+    private var inNotMedia = false
+    private var phrasingWords = Set<Int32>()
+    private var notMediaWords = Set<Int32>()
+    private var phrasingLists = Set<Int>()
 
     init(_ definition: GrammarDefinition) {
         self.definition = definition
@@ -264,6 +259,8 @@ struct GrammarCompiler {
         }
         var sentences: [CompiledSentence] = []
         for sentence in definition.sentences {
+            inNotMedia = sentence.intent == .notMedia
+            defer { inNotMedia = false }
             let end = try compile(sentence.template, from: 0)
             let accept = newNode()
             nodes[Int(end)].epsilons.append(accept)
@@ -317,7 +314,8 @@ struct GrammarCompiler {
                                ruleNames: names,
                                ruleLocations: names.map { definition.rules[$0]?.location ?? SourceLocation(file: "?") },
                                ruleStacks: ruleStacks, automaton: automaton,
-                               beforeStart: layerState(.before), afterStart: layerState(.after))
+                               beforeStart: layerState(.before), afterStart: layerState(.after),
+                               phrasingWordIDs: phrasingWordIDs(), notMediaWordIDs: notMediaWords.sorted())
     }
 
     /// Where an edge into `n` may as well lead: past states whose only way on is one epsilon edge. All
@@ -336,6 +334,25 @@ struct GrammarCompiler {
     }
 
     /// The epsilon-free automaton: only the start and the targets of consuming edges remain as states.
+    /// The phrasing words: those compiled outside NotMedia sentences, and the words of the literal lists
+    /// used there (walked in the trie: a node's word belongs to such a list when an entry of one ends at or
+    /// below it).
+    private func phrasingWordIDs() -> [Int32] {
+        var own = phrasingWords
+        if !phrasingLists.isEmpty {
+            func visit(_ node: Int) -> Bool {
+                var found = trie.terminals[node].contains { phrasingLists.contains(Int($0.list)) }
+                for (word, child) in trie.children[node] where visit(Int(child)) {
+                    found = true
+                    own.insert(word)
+                }
+                return found
+            }
+            _ = visit(0)
+        }
+        return own.sorted()
+    }
+
     /// `extraStarts` (the modifier layer's starts) are kept as states 1, 2 … right after the start.
     private func removeEpsilons(extraStarts: [Int32] = []) -> [State] {
         var forward = [Int32](repeating: -1, count: nodes.count)
@@ -516,6 +533,7 @@ struct GrammarCompiler {
         switch node {
         case let .word(w):
             let id = wordID(w)
+            if inNotMedia { notMediaWords.insert(id) } else { phrasingWords.insert(id) }
             let target = newNode()
             nodes[Int(from)].words[id, default: []].append(target)
             return target
@@ -552,6 +570,7 @@ struct GrammarCompiler {
             return try compile(rule.template, from: start)
         case let .slot(list, slot, location):
             let ref = try slotRef(list: list, slot: slot, at: location)
+            if !inNotMedia, case let .list(index, literal: true) = slots[Int(ref)].source { phrasingLists.insert(index) }
             let target = newNode()
             nodes[Int(from)].slots.append(SlotEdge(slot: ref, target: target))
             return target

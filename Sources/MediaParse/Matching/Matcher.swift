@@ -71,8 +71,9 @@ struct MatchInput {
     var lockedBefore: [Int32] = []
     /// skipAt[p] = lengths of the skip phrases that start at token p
     var skipAt: [[Int]] = []
-    /// phrasingBefore[p] = how many tokens before p are words of the grammar's own phrasing (its template
-    /// words and literal lists): free text made of them costs more (see `Rank.phrasingInFreeText`).
+    /// phrasingBefore[p] = the phrasing weight of the tokens before p (2 for a word of the grammar's own
+    /// phrasing, 1 for a word only NotMedia sentences use): free text made of them costs more
+    /// (`Rank.phrasingInFreeText` per phrasing word).
     var phrasingBefore: [Int32] = []
     /// nameCased[p]: token p is written with a capital and is not the first word (a name's first word in
     /// text from a recogniser: "spiel Bitte bleib von …").
@@ -228,8 +229,8 @@ struct Matcher {
         var input = MatchInput(wordIDs: ids, listHits: hits, entities: entities, entitiesAt: at)
         input.phrasingBefore = [Int32](repeating: 0, count: tokens.count + 1)
         for p in 0..<tokens.count {
-            let own = ids[p] >= 0 && Int(ids[p]) < grammar.isPhrasingWord.count && grammar.isPhrasingWord[Int(ids[p])]
-            input.phrasingBefore[p + 1] = input.phrasingBefore[p] + (own ? 1 : 0)
+            let weight = ids[p] >= 0 && Int(ids[p]) < grammar.phrasingWeight.count ? Int32(grammar.phrasingWeight[Int(ids[p])]) : 0
+            input.phrasingBefore[p + 1] = input.phrasingBefore[p] + weight
         }
         if !grammar.settings.characterWords {
             input.nameCased = tokens.indices.map { p in
@@ -378,7 +379,7 @@ struct Matcher {
                                 let words = Int64(end - position)
                                 let own = Int64(input.phrasingBefore[end] - input.phrasingBefore[position])
                                 capture(scratch, slot: slot, bit: bit, from: position, to: end, payload: -1,
-                                        gain: -words * Rank.wildcardWord - Rank.wildcard - own * Rank.phrasingInFreeText,
+                                        gain: -words * Rank.wildcardWord - Rank.wildcard - own * Rank.phrasingInFreeText / 2,
                                         target: target, chart: &chart, steps: &steps,
                                         nameStartsBefore: !input.nameCased.isEmpty && position > 0 && input.nameCased[position - 1])
                             }
