@@ -240,6 +240,7 @@ struct GrammarCompiler {
     private var phrasingWords = Set<Int32>()
     private var notMediaWords = Set<Int32>()
     private var phrasingLists = Set<Int>()
+    private var notMediaLists = Set<Int>()
 
     init(_ definition: GrammarDefinition) {
         self.definition = definition
@@ -315,7 +316,8 @@ struct GrammarCompiler {
                                ruleLocations: names.map { definition.rules[$0]?.location ?? SourceLocation(file: "?") },
                                ruleStacks: ruleStacks, automaton: automaton,
                                beforeStart: layerState(.before), afterStart: layerState(.after),
-                               phrasingWordIDs: phrasingWordIDs(), notMediaWordIDs: notMediaWords.sorted())
+                               phrasingWordIDs: words(phrasingWords, of: phrasingLists),
+                               notMediaWordIDs: words(notMediaWords, of: notMediaLists))
     }
 
     /// Where an edge into `n` may as well lead: past states whose only way on is one epsilon edge. All
@@ -334,14 +336,13 @@ struct GrammarCompiler {
     }
 
     /// The epsilon-free automaton: only the start and the targets of consuming edges remain as states.
-    /// The phrasing words: those compiled outside NotMedia sentences, and the words of the literal lists
-    /// used there (walked in the trie: a node's word belongs to such a list when an entry of one ends at or
-    /// below it).
-    private func phrasingWordIDs() -> [Int32] {
-        var own = phrasingWords
-        if !phrasingLists.isEmpty {
+    /// Template words and the words of the literal lists `lists` (walked in the trie: a node's word belongs
+    /// to such a list when an entry of one ends at or below it), sorted.
+    private func words(_ templateWords: Set<Int32>, of lists: Set<Int>) -> [Int32] {
+        var own = templateWords
+        if !lists.isEmpty {
             func visit(_ node: Int) -> Bool {
-                var found = trie.terminals[node].contains { phrasingLists.contains(Int($0.list)) }
+                var found = trie.terminals[node].contains { lists.contains(Int($0.list)) }
                 for (word, child) in trie.children[node] where visit(Int(child)) {
                     found = true
                     own.insert(word)
@@ -570,7 +571,9 @@ struct GrammarCompiler {
             return try compile(rule.template, from: start)
         case let .slot(list, slot, location):
             let ref = try slotRef(list: list, slot: slot, at: location)
-            if !inNotMedia, case let .list(index, literal: true) = slots[Int(ref)].source { phrasingLists.insert(index) }
+            if case let .list(index, literal: true) = slots[Int(ref)].source {
+                if inNotMedia { notMediaLists.insert(index) } else { phrasingLists.insert(index) }
+            }
             let target = newNode()
             nodes[Int(from)].slots.append(SlotEdge(slot: ref, target: target))
             return target
