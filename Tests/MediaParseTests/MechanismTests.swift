@@ -155,6 +155,20 @@ final class MechanismTests: XCTestCase {
         r = p.parse("spiel Schrei nach Liebe von Die Ärzte")
         XCTAssertEqual(r.mediaSearch?.artistName, "Die Ärzte")
         XCTAssertEqual(p.parse("spiel Hallo von die ärzte").mediaSearch?.artistName, "ärzte")
+        // The same when the word is an entry of a literal list rather than a template word.
+        let q = try parser("""
+            intents:
+              INPlayMediaIntent:
+                data:
+                  - sentences: ["spiel [{filler:_f}] {name:mediaName} von {name:artistName}"]
+            lists:
+              name: {wildcard: true}
+              filler:
+                literal: true
+                values: [einfach, mal]
+            """)
+        XCTAssertEqual(q.parse("spiel Einfach so von Clueso").mediaSearch?.mediaName, "Einfach so")
+        XCTAssertEqual(q.parse("spiel einfach Hallo von Adele").mediaSearch?.mediaName, "Hallo")
     }
 
     func testRequestKindsReportMissingAndFailingPerLanguage() throws {

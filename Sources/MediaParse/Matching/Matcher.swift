@@ -508,6 +508,13 @@ struct Matcher {
         }
     }
 
+    /// Does `slot` take free text?
+    @inline(__always)
+    private func isWildcard(_ slot: Int32) -> Bool {
+        if case .wildcard = grammar.slots[Int(slot)].source { return true }
+        return false
+    }
+
     /// Was the last step of `p` a literal word or a list entry?
     @inline(__always)
     private func followsGrammarWord(_ p: Path, _ steps: [Step]) -> Bool {
@@ -533,8 +540,8 @@ struct Matcher {
     @inline(__always)
     ///
     /// `nameStartsBefore`: free text whose word before is written like a name's first word ("spiel Bitte
-    /// bleib"): a path that read that word as a literal word of its own ("bitte") loses it to free text
-    /// that starts there: the word is counted as free text of the grammar's phrasing, and a little more,
+    /// bleib"): a path that read that word as a literal word of its own ("bitte"), a one-word list entry or
+    /// a one-word entity ("Einfach" as a speed) loses it to free text that starts there: the word is counted as free text of the grammar's phrasing, and a little more,
     /// so the reading that keeps it in the name ranks just above.
     private func capture(_ paths: [Path], slot: Int32, bit: UInt32, from: Int, to: Int, payload: Int32, gain: Int64,
                          target: Int32, chart: inout Chart, steps: inout [Step], nameStartsBefore: Bool = false) {
@@ -547,7 +554,8 @@ struct Matcher {
             let captures = (p.captures ^ h) &* 0xBF58_476D_1CE4_E5B9 &+ 0x94D0_49BB_1331_11EB
             if entry < 0 { entry = chart.entry(to, target) }
             var gain = gain
-            if nameStartsBefore, p.step >= 0, case let last = steps[Int(p.step)], last.slot == -1, Int(last.end) == from {
+            if nameStartsBefore, p.step >= 0, case let last = steps[Int(p.step)], Int(last.end) == from,
+               last.slot == -1 || (last.slot >= 0 && last.end - last.start == 1 && !isWildcard(last.slot)) {
                 gain -= Rank.literal + Rank.wildcardWord + Rank.phrasingInFreeText + 1
             }
             advance(p, slot: slot, bit: bit, from: from, to: to, payload: payload, gain: gain, captures: captures,
