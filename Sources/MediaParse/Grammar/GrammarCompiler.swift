@@ -6,6 +6,32 @@ enum SlotSource: Sendable {
     case recognizer(RecognizerKind)
 }
 
+/// Where a slot takes its words from, as plain values (see `CompiledGrammar.slotPlans`).
+struct SlotPlan: Sendable {
+    enum Kind: UInt8, Sendable { case list, wildcard, recognizer }
+    var kind: Kind
+    /// The list (`.list`), or the longest run of words (`.wildcard`).
+    var list: Int32 = -1
+    var literal = false
+    var maxWords: Int32 = 0
+    var recognizer: RecognizerKind = .number
+
+    init(_ source: SlotSource) {
+        switch source {
+        case let .list(index, literal):
+            kind = .list
+            list = Int32(index)
+            self.literal = literal
+        case let .wildcard(maxWords, _):
+            kind = .wildcard
+            self.maxWords = Int32(maxWords)
+        case let .recognizer(r):
+            kind = .recognizer
+            recognizer = r
+        }
+    }
+}
+
 /// A slot as compiled: `{list:slot}`.
 struct SlotRef: Sendable {
     var listName: String
@@ -116,6 +142,12 @@ final class CompiledGrammar: Sendable {
     let slotBits: [UInt32]
     /// Per slot, whether it reads a list (looked up for every capture, so kept apart from `slots`).
     let slotIsList: [Bool]
+    /// Per slot, where it takes its words from, in plain values (read for every slot edge of every state
+    /// the matcher visits: a `SlotRef` holds strings and a set, and copying one costs a retain and a release
+    /// of each).
+    let slotPlans: [SlotPlan]
+    /// Per slot, the words a wildcard may not take (empty for other slots).
+    let slotExclusions: [Set<Int32>]
     /// The states where the modifier layer starts (`modifiers:` before and after), -1 when there is none.
     /// They are states of `automaton` (and, with the same numbers, of `nfa`), apart from the sentences.
     let beforeStart: Int32
@@ -155,6 +187,8 @@ final class CompiledGrammar: Sendable {
         self.automaton = automaton
         slotBits = slots.map(\.fieldBit)
         slotIsList = slots.map { if case .list = $0.source { true } else { false } }
+        slotPlans = slots.map { SlotPlan($0.source) }
+        slotExclusions = slots.map { if case let .wildcard(_, exclude) = $0.source { exclude } else { [] } }
         self.beforeStart = beforeStart
         self.afterStart = afterStart
         sentenceModifier = sentences.map(\.modifier)

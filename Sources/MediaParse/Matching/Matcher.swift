@@ -224,6 +224,12 @@ struct Matcher {
                 for t in grammar.trie.terminals[Int(node)] { hits[start].append((t.list, t.entry, at)) }
             }
         }
+        // By list (then as found), so that the matcher finds a list's hits with one search.
+        for start in hits.indices where hits[start].count > 1 {
+            hits[start] = hits[start].enumerated().sorted { a, b in
+                a.element.list != b.element.list ? a.element.list < b.element.list : a.offset < b.offset
+            }.map(\.element)
+        }
         var at = [[Int]](repeating: [], count: tokens.count + 1)
         for (i, e) in entities.enumerated() { at[e.start].append(i) }
         var input = MatchInput(wordIDs: ids, listHits: hits, entities: entities, entitiesAt: at)
@@ -321,21 +327,33 @@ struct Matcher {
                         }
                     }
                 }
+                let hitsHere = input.listHits[position]
                 for edge in automaton.slotEdges(u) {
                     let slot = automaton.slotIDs[edge]
-                    let ref = grammar.slots[Int(slot)]
+                    let plan = grammar.slotPlans[Int(slot)]
+                    // Most list edges have no hit here: the hits are sorted by list, so one search tells.
+                    var firstHit = 0
+                    if plan.kind == .list {
+                        firstHit = Self.firstHit(of: plan.list, in: hitsHere)
+                        if firstHit == hitsHere.count || hitsHere[firstHit].list != plan.list { continue }
+                    }
                     let bit = grammar.slotBits[Int(slot)]
                     for ti in automaton.slotTargets(edge) {
                         let target = automaton.slotTargetList[ti]
-                        switch ref.source {
-                        case let .list(list, literal):
-                            let perWord = literal ? Rank.literal : Rank.entityWord
-                            for hit in input.listHits[position] where hit.list == Int32(list) && !input.isLocked(position, hit.end) {
+                        switch plan.kind {
+                        case .list:
+                            let perWord = plan.literal ? Rank.literal : Rank.entityWord
+                            var h = firstHit
+                            while h < hitsHere.count, hitsHere[h].list == plan.list {
+                                let hit = hitsHere[h]
+                                h += 1
+                                if input.isLocked(position, hit.end) { continue }
                                 capture(scratch, slot: slot, bit: bit, from: position, to: hit.end, payload: hit.entry,
                                         gain: Int64(hit.end - position) * perWord - Rank.slot, target: target,
                                         chart: &chart, steps: &steps)
                             }
-                        case let .recognizer(kind):
+                        case .recognizer:
+                            let kind = plan.recognizer
                             for x in input.entitiesAt[position] where kind.accepts(input.entities[x].kind)
                                 && !input.isLocked(position, input.entities[x].end) {
                                 let end = input.entities[x].end
@@ -345,7 +363,8 @@ struct Matcher {
                                         target: target,
                                         chart: &chart, steps: &steps)
                             }
-                        case let .wildcard(maxWords, exclude):
+                        case .wildcard:
+                            let maxWords = Int(plan.maxWords)
                             if locked {
                                 // A vocabulary hit: free text may take it whole, and then its words rank
                                 // as literal words (a vocabulary hit beats lists, recognisers and free text).
@@ -364,8 +383,9 @@ struct Matcher {
                             let layerNext = layered ? layerAfter(target) : []
                             let onlyWords = automaton.slotEdges(target).isEmpty
                                 && layerNext.allSatisfy { automaton.slotEdges($0).isEmpty }
+                            let exclude = grammar.slotExclusions[Int(slot)]
                             var end = position
-                            while end < n, end - position < maxWords, !exclude.contains(input.wordIDs[end]),
+                            while end < n, end - position < maxWords, exclude.isEmpty || !exclude.contains(input.wordIDs[end]),
                                   input.lockAt.isEmpty || input.lockAt[end] < 0 {
                                 end += 1
                                 if onlyWords {
@@ -510,9 +530,17 @@ struct Matcher {
 
     /// Does `slot` take free text?
     @inline(__always)
-    private func isWildcard(_ slot: Int32) -> Bool {
-        if case .wildcard = grammar.slots[Int(slot)].source { return true }
-        return false
+    private func isWildcard(_ slot: Int32) -> Bool { grammar.slotPlans[Int(slot)].kind == .wildcard }
+
+    /// The first hit of `list` in `hits` (sorted by list), or where it would be.
+    @inline(__always)
+    static func firstHit(of list: Int32, in hits: [(list: Int32, entry: Int32, end: Int)]) -> Int {
+        var lo = 0, hi = hits.count
+        while lo < hi {
+            let mid = (lo + hi) >> 1
+            if hits[mid].list < list { lo = mid + 1 } else { hi = mid }
+        }
+        return lo
     }
 
     /// Was the last step of `p` a literal word or a list entry?
