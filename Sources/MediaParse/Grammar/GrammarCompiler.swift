@@ -156,6 +156,10 @@ final class CompiledGrammar: Sendable {
     let isModifierState: [Bool]
     /// Per sentence: is it a modifier, and which side (read for every accepting state, so kept flat).
     let sentenceModifier: [ModifierSide?]
+    /// Per state of `automaton`: where a reading may go on without reading a word once the state accepts
+    /// (the modifier layer's starts: after a sentence or a modifier after it, the layer after; after a
+    /// modifier before it, the sentences' start and the layer before). Empty for most states.
+    let layerContinuations: [[Int32]]
     /// The words of the grammar's own phrasing: template words of media sentences and modifiers, and words
     /// of `literal: true` lists they use. Not the words of NotMedia sentences alone ("chess", "go fish",
     /// "weather": the topics of other requests, which titles may well be made of), not data lists.
@@ -193,6 +197,8 @@ final class CompiledGrammar: Sendable {
         self.afterStart = afterStart
         sentenceModifier = sentences.map(\.modifier)
         isModifierState = Self.reachable(in: automaton, from: [beforeStart, afterStart].filter { $0 >= 0 })
+        layerContinuations = Self.continuations(in: automaton, sentenceModifier: sentenceModifier,
+                                                beforeStart: beforeStart, afterStart: afterStart)
         self.phrasingWordIDs = phrasingWordIDs
         self.notMediaWordIDs = notMediaWordIDs
         var weight = [UInt8](repeating: 0, count: wordIDs.count)
@@ -201,6 +207,24 @@ final class CompiledGrammar: Sendable {
         for w in notMediaWordIDs where w >= 0 && Int(w) < weight.count { weight[Int(w)] = 2 }
         for w in phrasingWordIDs where w >= 0 && Int(w) < weight.count { weight[Int(w)] = 2 }
         phrasingWeight = weight
+    }
+
+    /// See `layerContinuations`.
+    private static func continuations(in automaton: Automaton, sentenceModifier: [ModifierSide?],
+                                      beforeStart: Int32, afterStart: Int32) -> [[Int32]] {
+        var out = [[Int32]](repeating: [], count: automaton.count)
+        guard beforeStart >= 0 || afterStart >= 0 else { return out }
+        for state in 0..<automaton.count {
+            var next: [Int32] = []
+            for a in automaton.acceptRange(Int32(state)) {
+                switch sentenceModifier[Int(automaton.accepts[a])] {
+                case .before?: next += [0, beforeStart]
+                case .after?, nil: if afterStart >= 0 { next.append(afterStart) }
+                }
+            }
+            out[state] = next
+        }
+        return out
     }
 
     /// The states reachable from `starts` (the modifier layer: no edge leads from it into the sentences).

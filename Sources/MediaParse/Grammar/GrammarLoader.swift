@@ -196,11 +196,8 @@ package struct GrammarLoader {
                 for side in sides {
                     let which = ModifierSide(rawValue: side.key)!
                     for item in try yaml.sequence(side.value, "modifiers.\(side.key)") {
+                        // Whether it can say nothing is checked by the compiler, which knows every rule.
                         let (text, node) = try template(item, "a modifier")
-                        if Self.matchesEmpty(node, rules: grammar.rules) {
-                            throw GrammarError("a modifier must say at least one word (this one can match none)",
-                                               at: yaml.textLocation(item))
-                        }
                         grammar.modifiers.append(ModifierDefinition(side: which, text: text, template: node,
                                                                     location: yaml.textLocation(item)))
                     }
@@ -239,18 +236,6 @@ package struct GrammarLoader {
             default: break
             }
         }
-    }
-
-    /// Can `node` match no words? A rule not defined yet (another file) counts as saying something; the
-    /// compiler checks the rest.
-    private static func matchesEmpty(_ node: TemplateNode, rules: [String: RuleDefinition]) -> Bool {
-        var visiting: Set<String> = []
-        func ruleEmpty(_ name: String) -> Bool {
-            guard let rule = rules[name], visiting.insert(name).inserted else { return false }
-            defer { visiting.remove(name) }
-            return rule.template.matchesEmpty(ruleEmpty)
-        }
-        return node.matchesEmpty(ruleEmpty)
     }
 
     private func readList(_ name: String, _ node: Node, location: SourceLocation, level: Int, yaml: YAMLFile,

@@ -71,9 +71,9 @@ struct MatchInput {
     var lockedBefore: [Int32] = []
     /// skipAt[p] = lengths of the skip phrases that start at token p
     var skipAt: [[Int]] = []
-    /// phrasingBefore[p] = the phrasing weight of the tokens before p (2 for a word of the grammar's own
-    /// phrasing, 1 for a word only NotMedia sentences use): free text made of them costs more
-    /// (`Rank.phrasingInFreeText` per phrasing word).
+    /// phrasingBefore[p] = the phrasing weight of the tokens before p (`CompiledGrammar.phrasingWeight`,
+    /// in halves): free text made of the grammar's own words costs more (`Rank.phrasingInFreeText` per
+    /// word of weight 2).
     var phrasingBefore: [Int32] = []
     /// nameCased[p]: token p is written with a capital and is not the first word (a name's first word in
     /// text from a recogniser: "spiel Bitte bleib von …").
@@ -226,9 +226,16 @@ struct Matcher {
         }
         // By list (then as found), so that the matcher finds a list's hits with one search.
         for start in hits.indices where hits[start].count > 1 {
-            hits[start] = hits[start].enumerated().sorted { a, b in
-                a.element.list != b.element.list ? a.element.list < b.element.list : a.offset < b.offset
-            }.map(\.element)
+            // Insertion sort: a few hits, stable, no allocation.
+            for i in 1..<hits[start].count {
+                let hit = hits[start][i]
+                var j = i
+                while j > 0, hits[start][j - 1].list > hit.list {
+                    hits[start][j] = hits[start][j - 1]
+                    j -= 1
+                }
+                hits[start][j] = hit
+            }
         }
         var at = [[Int]](repeating: [], count: tokens.count + 1)
         for (i, e) in entities.enumerated() { at[e.start].append(i) }
@@ -239,13 +246,13 @@ struct Matcher {
             input.phrasingBefore[p + 1] = input.phrasingBefore[p] + weight
         }
         if !grammar.settings.characterWords {
+            let only = grammar.settings.nameStartWords
             input.nameCased = tokens.indices.map { p in
                 guard p > 0, let first = utterance.scalars[tokens[p].start...].first,
                       first.properties.isUppercase else { return false }
                 // An acronym (all capitals) is no sign of a name's start.
                 let word = utterance.scalars[tokens[p].start..<tokens[p].end]
                 guard word.contains(where: { $0.properties.isLowercase }) else { return false }
-                let only = grammar.settings.nameStartWords
                 return only.isEmpty || only.contains(tokens[p].key)
             }
         }
@@ -380,7 +387,7 @@ struct Matcher {
                             // Free text may end only where the target can go on: a target with no slot edge
                             // needs the next word to be one of its words, or the utterance to end where it
                             // accepts (the other ends would die there, so they are not stored).
-                            let layerNext = layered ? layerAfter(target) : []
+                            let layerNext = grammar.layerContinuations[Int(target)]
                             let onlyWords = automaton.slotEdges(target).isEmpty
                                 && layerNext.allSatisfy { automaton.slotEdges($0).isEmpty }
                             let exclude = grammar.slotExclusions[Int(slot)]
@@ -420,37 +427,27 @@ struct Matcher {
         let automaton = grammar.automaton
         var e = Int(chart.head[position])
         while e >= 0 {
-            let u = chart.entryState[e]
-            let accepts = automaton.acceptRange(u)
-            if !accepts.isEmpty {
-                let range = chart.pathRange(e)
-                var before = false, afterModifier = false
-                var sentences: [Int32] = []
-                for a in accepts {
-                    let s = automaton.accepts[a]
-                    switch grammar.sentenceModifier[Int(s)] {
-                    case .before?: before = true
-                    case .after?: afterModifier = true
-                    case nil: sentences.append(s)
+            // The moves lead to the layer's starts, never to this entry, so its paths stay as they are.
+            let range = chart.pathRange(e)
+            for a in automaton.acceptRange(chart.entryState[e]) {
+                let s = automaton.accepts[a]
+                switch grammar.sentenceModifier[Int(s)] {
+                case .before?:
+                    for i in range where !chart.path(i).restricted {
+                        move(chart.path(i), to: 0, at: position, chart: &chart)
+                        move(chart.path(i), to: grammar.beforeStart, at: position, chart: &chart)
                     }
-                }
-                let paths = range.map { chart.path($0) }
-                if before {
-                    for p in paths where !p.restricted {
-                        move(p, to: 0, at: position, chart: &chart)
-                        move(p, to: grammar.beforeStart, at: position, chart: &chart)
+                case .after?:
+                    for i in range where !chart.path(i).restricted && chart.path(i).sentence >= 0 {
+                        move(chart.path(i), to: grammar.afterStart, at: position, chart: &chart)
                     }
-                }
-                if grammar.afterStart >= 0 {
-                    if afterModifier {
-                        for p in paths where !p.restricted && p.sentence >= 0 { move(p, to: grammar.afterStart, at: position, chart: &chart) }
-                    }
-                    for s in sentences {
-                        for var p in paths where !p.restricted && p.sentence < 0 {
-                            p.sentence = s
-                            p.captures = (p.captures ^ UInt64(UInt32(bitPattern: s))) &* 0x9E37_79B9_7F4A_7C15 &+ 0x632B_E59B_D9B4_E019
-                            move(p, to: grammar.afterStart, at: position, chart: &chart)
-                        }
+                case nil:
+                    guard grammar.afterStart >= 0 else { continue }
+                    for i in range where !chart.path(i).restricted && chart.path(i).sentence < 0 {
+                        var p = chart.path(i)
+                        p.sentence = s
+                        p.captures = (p.captures ^ UInt64(UInt32(bitPattern: s))) &* 0x9E37_79B9_7F4A_7C15 &+ 0x632B_E59B_D9B4_E019
+                        move(p, to: grammar.afterStart, at: position, chart: &chart)
                     }
                 }
             }
@@ -464,21 +461,6 @@ struct Matcher {
         let target = chart.entry(position, state)
         guard let at = chart.slot(in: target, rank: p.rank, captures: p.captures) else { return }
         chart.insert(p, in: target, at: at)
-    }
-
-    /// Where a reading may go on, besides `state`'s own edges, once `state` accepts: the modifier layer's
-    /// starts (after a sentence, after a modifier after it; the request or another modifier after a
-    /// modifier before it).
-    private func layerAfter(_ state: Int32) -> [Int32] {
-        let automaton = grammar.automaton
-        var out: [Int32] = []
-        for a in automaton.acceptRange(state) {
-            switch grammar.sentenceModifier[Int(automaton.accepts[a])] {
-            case .before?: out += [0, grammar.beforeStart]
-            case .after?, nil: if grammar.afterStart >= 0 { out.append(grammar.afterStart) }
-            }
-        }
-        return out
     }
 
     /// The tolerant moves from the paths of state `u` at `position`: skip a skip phrase, assume an optional
@@ -565,12 +547,13 @@ struct Matcher {
     }
 
     /// Every path of `paths` takes a slot over `[from, to)`.
-    @inline(__always)
     ///
     /// `nameStartsBefore`: free text whose word before is written like a name's first word ("spiel Bitte
     /// bleib"): a path that read that word as a literal word of its own ("bitte"), a one-word list entry or
-    /// a one-word entity ("Einfach" as a speed) loses it to free text that starts there: the word is counted as free text of the grammar's phrasing, and a little more,
-    /// so the reading that keeps it in the name ranks just above.
+    /// a one-word entity ("Einfach" as a speed) loses it to free text that starts there: the word is
+    /// counted as free text of the grammar's phrasing, and a little more, so the reading that keeps it in
+    /// the name ranks just above.
+    @inline(__always)
     private func capture(_ paths: [Path], slot: Int32, bit: UInt32, from: Int, to: Int, payload: Int32, gain: Int64,
                          target: Int32, chart: inout Chart, steps: inout [Step], nameStartsBefore: Bool = false) {
         var h = UInt64(bitPattern: Int64(slot)) &* 0x9E37_79B9_7F4A_7C15
