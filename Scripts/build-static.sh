@@ -5,6 +5,10 @@
 #
 # Usage: Scripts/build-static.sh [OUT]     OUT: where to copy the binary (default: dist/mediaparse)
 #
+# Beside the binary it installs the manual page, generated from the commands' help by swift-argument-parser's
+# generate-manual plugin: OUT's folder/share/man/man1/mediaparse.1 (`man -l` reads it; put that `share` on
+# MANPATH, or copy the file to /usr/local/share/man/man1).
+#
 # The build has its own folder (.build-static), so it does not disturb .build.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -23,5 +27,15 @@ if ldd "$out" | grep -Ei 'swift|libFoundation|libdispatch|libBlocksRuntime|XCTes
     exit 1
 fi
 echo "== ok: no Swift library needed; $(du -h "$out" | cut -f1) ($out)"
+
+# The manual page: the plugin builds the package with the same options (so it reuses the build above) and
+# runs the binary's help through generate-manual.
+swift package --scratch-path .build-static --static-swift-stdlib generate-manual
+page=.build-static/plugins/GenerateManual/outputs/mediaparse/mediaparse.1
+man1="$(dirname "$out")/share/man/man1"
+mkdir -p "$man1"
+cp "$page" "$man1/mediaparse.1"
+grep -q "^\.Nm mediaparse" "$man1/mediaparse.1" || { echo "build-static.sh: FAIL: $man1/mediaparse.1 is not the manual page" >&2; exit 1; }
+echo "== manual page: $man1/mediaparse.1 (man -l $man1/mediaparse.1)"
 echo "== smoke test:"
 echo "play Khalid" | "$out"

@@ -47,20 +47,24 @@ public final class MediaParser: Sendable {
     ///     `$MEDIAPARSE_CACHE` (or `off`), else `$XDG_CACHE_HOME/mediaparse`, else `~/.cache/mediaparse`. A
     ///     grammar read back is the one compiled from the same files by the same build of the library.
     ///     Without it, parsers of one process still share a grammar compiled once (in memory).
+    ///   - onCompile: told when the grammar is neither in memory nor in the disk cache and must be compiled
+    ///     (seconds for the larger languages), and when that is done: a command-line tool tells the person
+    ///     waiting. Called on the caller's thread, before this initialiser returns.
     /// - Throws: `UnsupportedLocaleError` when no grammar serves the locale; `GrammarError` (with file, line
     ///   and column) when a grammar file is wrong.
     public convenience init(locale: String = "en-US", appNames: [String] = [], areaNames: [String] = [],
                             deviceNames: [String] = [], catalog: GrammarCatalog = .builtIn,
-                            cacheCompiledGrammar: Bool = false) throws {
+                            cacheCompiledGrammar: Bool = false, onCompile: ((GrammarCompilation) -> Void)? = nil) throws {
         try self.init(locale: locale, appNames: appNames, areaNames: areaNames, deviceNames: deviceNames, catalog: catalog,
                       cache: GrammarCache(directory: cacheCompiledGrammar ? GrammarCache.standardDirectory : nil,
-                                         memory: .shared))
+                                         memory: .shared), onCompile: onCompile)
     }
 
     /// - Parameter determinize: false matches on the epsilon-free automaton instead (for tests).
     ///   The cache is not used then: its files hold deterministic automata.
     init(locale: String, appNames: [String] = [], areaNames: [String] = [], deviceNames: [String] = [],
-         catalog: GrammarCatalog = .builtIn, cache given: GrammarCache, determinize: Bool = true) throws {
+         catalog: GrammarCatalog = .builtIn, cache given: GrammarCache, determinize: Bool = true,
+         onCompile: ((GrammarCompilation) -> Void)? = nil) throws {
         let cache = determinize ? given : GrammarCache(directory: nil)
         let (runtime, loader) = try LanguageRuntime.load(locale: locale, catalog: catalog)
         let settings = runtime.profile
@@ -75,6 +79,8 @@ public final class MediaParser: Sendable {
             grammar = cached
             cache.memory?.keep(cached, key: key)
         } else {
+            onCompile?(.started(locale: settings.name, cacheDirectory: cache.directory?.path))
+            let started = DispatchTime.now().uptimeNanoseconds
             var definition = try pool.withSession { session in
                 try loader.load(settings: settings) { tokenizer.words(of: $0, session: session) }
             }
@@ -90,6 +96,7 @@ public final class MediaParser: Sendable {
             cache.store(compiled, key: key)
             cache.memory?.keep(compiled, key: key)
             grammar = compiled
+            onCompile?(.finished(locale: settings.name, seconds: Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9))
         }
         self.grammar = grammar
         self.locale = settings.name
@@ -313,4 +320,12 @@ public struct RecognizedEntity: Sendable, Hashable {
         default: return nil
         }
     }
+}
+
+/// A grammar compiled while a parser is made (found neither in the process's memory nor in the disk cache).
+public enum GrammarCompilation: Sendable {
+    /// Compiling starts: `cacheDirectory` is where the result will be kept for the next start (nil: nowhere).
+    case started(locale: String, cacheDirectory: String?)
+    /// Compiling took `seconds`.
+    case finished(locale: String, seconds: Double)
 }

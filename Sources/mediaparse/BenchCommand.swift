@@ -8,7 +8,7 @@ struct Bench: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Measure parse rate, latency, start-up and memory (use a release build).",
         discussion: """
-            Utterances come from Benchmarks/<locale>.txt (a fixed, committed mix), else from the texts of the locale's corpus (Corpus/<locale>/*.yaml), or from --utterances FILE. The floor is ICU alone (matching-form folding plus word breaking, iterator reused) over the same utterances in the same run; the parser's cost is reported as a multiple of it.
+            Utterances come from --utterances FILE, else Benchmarks/<locale>.txt (a fixed, committed mix, found in the current folder), else the texts of the locale's corpus (<corpus>/<locale>/*.yaml, --corpus DIR, default Corpus); the first line says which. From a copied binary outside the source tree, give --utterances or --corpus. The floor is ICU alone (matching-form folding plus word breaking, iterator reused) over the same utterances in the same run; the parser's cost is reported as a multiple of it.
             """
     )
 
@@ -17,6 +17,9 @@ struct Bench: ParsableCommand {
 
     @Option(help: ArgumentHelp("Utterances, one a line (default: Benchmarks/<locale>.txt).", valueName: "file"))
     var utterances: String?
+
+    @Option(help: ArgumentHelp("The corpus folder whose <locale>/*.yaml texts are the mix when there is no Benchmarks/<locale>.txt (default: Corpus).", valueName: "dir"))
+    var corpus = "Corpus"
 
     @Option(help: "Timed passes over the mix; medians are reported.")
     var iterations = 7
@@ -38,16 +41,20 @@ struct Bench: ParsableCommand {
         var mix: [String]
         if let text = try? String(contentsOfFile: path, encoding: .utf8) {
             mix = text.split(separator: "\n").map(String.init).filter { !$0.isEmpty }
-        } else if utterances == nil, case let files = CorpusFile.files(under: "Corpus/\(locale)"), !files.isEmpty {
+        } else if utterances == nil, case let folder = (corpus as NSString).appendingPathComponent(locale),
+                  case let files = CorpusFile.files(under: folder), !files.isEmpty {
             // No committed mix: the locale's own corpus, every utterance of its tests.
-            path = "Corpus/\(locale)"
+            path = folder
             mix = try files.flatMap { try CorpusFile(path: $0).cases.map(\.text) }
+        } else if let utterances {
+            throw ValidationError("cannot read \(utterances)")
         } else {
-            throw ValidationError("cannot read \(path) nor a corpus in Corpus/\(locale) (run from the package folder, or give --utterances FILE)")
+            throw ValidationError("cannot read \(path) nor a corpus in \(corpus)/\(locale): run from the source tree, or give --utterances FILE (one utterance a line) or --corpus DIR")
         }
         guard !mix.isEmpty else { throw ValidationError("no utterances in \(path)") }
         var figures: [String: Double] = ["utterances": Double(mix.count), "iterations": Double(iterations)]
         func row(_ name: String, _ value: String, _ keyed: [String: Double] = [:]) {
+            StatusLine.clear()
             figures.merge(keyed) { $1 }
             if !json { print(name.padding(toLength: 46, withPad: " ", startingAt: 0) + value) }
         }
@@ -55,36 +62,57 @@ struct Bench: ParsableCommand {
         if !json { print("mediaparse bench: \(mix.count) utterances from \(path), \(iterations) passes, medians; "
               + "\(host.activeProcessorCount) cores, \(host.physicalMemory / 1_073_741_824) GiB") }
 
+        StatusLine.show("measuring the ICU floor")
         let floor = try Benchmark.icuFloor(locale: locale, utterances: mix, iterations: iterations)
         row("ICU floor (fold + word break), 1 thread", String(format: "%.0f utterances/s (%.2f µs each)", floor, 1e6 / floor), ["icuFloorRate": floor])
 
         var catalog = GrammarCatalog.builtIn
         for dir in grammars { try catalog.overlay(directory: dir) }
+        // A grammar compiled (a cold cache) makes start-up seconds instead of milliseconds: counted, and said.
+        var compiled = 0
+        let notice = CompileNotice.handler
+        let onCompile: (GrammarCompilation) -> Void = { event in
+            if case .started = event { compiled += 1; StatusLine.clear() }
+            notice?(event)
+        }
+        func compiledNote(_ n: Int) -> String {
+            n == 0 ? "" : " (\(n) grammar\(n == 1 ? "" : "s") compiled: the disk cache was cold; run again for the cached figure)"
+        }
+        StatusLine.show("measuring start-up, \(locale)")
+        _ = try MediaParser(locale: locale, catalog: catalog, cacheCompiledGrammar: true, onCompile: onCompile)
         let startup = try Benchmark.startup(locale: locale, catalog: catalog, repeats: 5)
-        row("start-up, \(locale)", String(format: "%.1f ms", startup * 1000), ["startup": startup])
+        row("start-up, \(locale)", String(format: "%.1f ms", startup * 1000) + " (from the disk cache)", ["startup": startup])
         let all = GrammarCatalog.builtIn.regionalLocales
         var failed: [String] = []
         MediaParser.forgetRecentGrammars()
+        compiled = 0
+        StatusLine.show("measuring start-up, all \(all.count) locales")
         let allStartup = Benchmark.time {
             for l in all {
-                do { _ = try MediaParser(locale: l, cacheCompiledGrammar: true) } catch { failed.append("\(l): \(error)") }
+                do { _ = try MediaParser(locale: l, cacheCompiledGrammar: true, onCompile: onCompile) } catch { failed.append("\(l): \(error)") }
             }
         }
         for f in failed { FileHandle.standardError.write(Data("mediaparse bench: locale \(f)\n".utf8)) }
-        row("start-up, all \(all.count) locales", String(format: "%.1f ms", allStartup * 1000), ["startupAllLocales": allStartup])
+        let allCompiled = compiled
+        row("start-up, all \(all.count) locales", String(format: "%.1f ms", allStartup * 1000) + compiledNote(allCompiled),
+            ["startupAllLocales": allStartup, "startupAllLocalesCompiled": Double(allCompiled)])
 
         let parser = try MediaParser(locale: locale, catalog: catalog, cacheCompiledGrammar: true)
         let size = parser.grammarSize
         row("grammar, \(locale)", "\(size.sentences) sentences; automaton of \(size.states) states, \(size.wordEdges) word edges, \(size.slotEdges) slot edges")
+        StatusLine.show("measuring the parse rate (\(iterations) passes)")
         let plain = Benchmark.parseRate(parser, utterances: mix, iterations: iterations)
         row("parse, 1 thread", String(format: "%.0f utterances/s = %.1f× the ICU floor", plain.rate, floor / plain.rate), ["parseRate": plain.rate])
         row("latency p50 / p99", String(format: "%.1f µs / %.1f µs", plain.p50 * 1e6, plain.p99 * 1e6), ["latencyP50": plain.p50, "latencyP99": plain.p99])
 
-        let doubled = try MediaParser(locale: locale, catalog: Benchmark.catalogWithSentencesDoubled(locale: locale), cacheCompiledGrammar: true)
+        StatusLine.show("measuring the parse rate with every sentence written twice")
+        let doubled = try MediaParser(locale: locale, catalog: Benchmark.catalogWithSentencesDoubled(locale: locale), cacheCompiledGrammar: true,
+                                      onCompile: onCompile)
         let d = Benchmark.parseRate(doubled, utterances: mix, iterations: max(iterations / 2, 1))
         row("parse, every sentence written twice", String(format: "%.0f utterances/s (%.2f of the rate above)", d.rate, d.rate / plain.rate), ["parseRateSentencesDoubled": d.rate])
 
         if !noVocabulary {
+            StatusLine.show("measuring with 10,000 user and 100,000 global vocabulary entries")
             let (user, global) = Benchmark.syntheticVocabulary(user: 10_000, global: 100_000)
             let withVocabulary = try MediaParser(locale: locale, catalog: catalog, cacheCompiledGrammar: true)
             let load = Benchmark.time {
@@ -98,6 +126,7 @@ struct Bench: ParsableCommand {
         row("peak memory (this process, all of the above)", String(format: "%.0f MB", Double(Benchmark.peakMemory()) / 1e6), ["peakMemoryBytes": Double(Benchmark.peakMemory())])
 
         if !noCLI, let me = Bundle.main.executablePath {
+            StatusLine.show("measuring the CLI end to end")
             var lines: [String] = []
             while lines.count < 20_000 { lines += mix }
             let input = Data((lines.joined(separator: "\n") + "\n").utf8)

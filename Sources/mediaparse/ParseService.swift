@@ -249,7 +249,7 @@ struct ParseService: Sendable {
     }
 
     static func error(_ status: HTTPResponse.Status, _ message: String) -> Response {
-        let data = (try? JSONSerialization.data(withJSONObject: ["error": message], options: [.sortedKeys])) ?? Data(#"{"error":"bad request"}"#.utf8)
+        let data = (try? JSONSerialization.data(withJSONObject: ["error": message], options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data(#"{"error":"bad request"}"#.utf8)
         return json(status, String(decoding: data, as: UTF8.self))
     }
 }

@@ -42,7 +42,7 @@ extension ParserOptions {
     /// - Throws: `UnsupportedLocaleError`, or `GrammarError` naming the file that is wrong.
     func parser(locale: String) throws -> MediaParser {
         let parser = try MediaParser(locale: locale, appNames: appNames, areaNames: areaNames, deviceNames: deviceNames,
-                                     catalog: try catalog(), cacheCompiledGrammar: true)
+                                     catalog: try catalog(), cacheCompiledGrammar: true, onCompile: CompileNotice.handler)
         for file in userVocabulary { parser.vocabulary.setUserVocabulary(try UserVocabulary(contentsOfFile: file)) }
         for file in globalVocabulary { parser.vocabulary.loadGlobal(try GlobalVocabulary(contentsOfFile: file)) }
         return parser

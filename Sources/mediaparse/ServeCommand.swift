@@ -8,11 +8,13 @@ import NIOCore
 /// `mediaparse serve`: the parser as an HTTP service, for tools written in any language.
 struct Serve: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Serve the parser over HTTP: POST /parse, GET /locales, GET /health.",
+        abstract: "Serve the parser over HTTP: POST /parse, GET /locales, GET /health, and a playground page at GET /.",
         discussion: """
             POST /parse takes {"text": "...", "locale": "de-DE", "alternatives": 2, "explain": false, "userVocabulary": {"mediaPlaylistTitle": ["..."]}} and answers the contract's result; with {"texts": ["...", ...]} instead of "text" it answers an array of results in the same order. Only "text" or "texts" is required. A request's userVocabulary is used for that request alone, in place of --user-vocabulary; the --global-vocabulary is shared by all.
 
             Bad requests get a 4xx status and {"error": "..."} saying what is wrong; the server goes on. One line per request goes to standard error (the Common Log Format with the time taken in milliseconds last). SIGTERM or SIGINT stops it after the requests in flight are answered.
+
+            GET / is the playground: a page (nothing loaded from another host) to type utterances, pick a locale and see each result with its slots highlighted, the other readings and why the first won. A wrong method on a path gets 405 with an Allow header.
 
             Without --locale, every locale with a grammar is served, each loaded on its first request; with --locale, only those, loaded before the server listens.
             """
@@ -65,6 +67,10 @@ struct Serve: AsyncParsableCommand {
         router.post("parse") { request, _ in try await service.parse(request) }
         router.get("locales") { _, _ in service.locales() }
         router.get("health") { _, _ in service.health() }
+        router.get("/") { _, _ in
+            Response(status: .ok, headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-cache"],
+                     body: .init(byteBuffer: ByteBuffer(string: Playground.page)))
+        }
 
         var logger = Logger(label: "mediaparse-serve")
         logger.logLevel = .warning
@@ -82,6 +88,12 @@ struct Serve: AsyncParsableCommand {
         try await app.runService()
         FileHandle.standardError.write(Data("mediaparse serve: stopped\n".utf8))
     }
+}
+
+/// The server's paths and the method each takes (for 405 answers and the 404 message).
+enum Endpoints {
+    static let methods: [String: String] = ["/parse": "POST", "/locales": "GET, HEAD", "/health": "GET, HEAD", "/": "GET, HEAD"]
+    static let list = "POST /parse, GET /locales, GET /health, GET / (the playground)"
 }
 
 /// The request context: Hummingbird's own, plus the peer's address for the request log.
@@ -116,10 +128,15 @@ struct AccessLog: RouterMiddleware {
         do {
             response = try await next(request, context)
         } catch let error as HTTPError {
-            let message = error.status == .notFound ? "no such endpoint: \(request.method) \(request.uri.path) (there are POST /parse, GET /locales, GET /health)"
-                : error.status == .methodNotAllowed ? "\(request.uri.path) does not take \(request.method)"
-                : (error.body ?? "\(error.status.reasonPhrase)")
-            response = ParseService.error(error.status, message)
+            if error.status == .notFound || error.status == .methodNotAllowed, let allowed = Endpoints.methods[request.uri.path] {
+                // A path that exists, asked with another method: 405 and what it takes.
+                response = ParseService.error(.methodNotAllowed, "\(request.uri.path) takes \(allowed), not \(request.method)")
+                response.headers[.allow] = allowed
+            } else {
+                let message = error.status == .notFound ? "no such endpoint: \(request.method) \(request.uri.path) (there are \(Endpoints.list))"
+                    : (error.body ?? "\(error.status.reasonPhrase)")
+                response = ParseService.error(error.status, message)
+            }
         } catch {
             response = ParseService.error(.internalServerError, "internal error: \(error)")
         }

@@ -8,7 +8,7 @@ struct Test: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Run labelled utterances and report what the grammar gets right and wrong.",
         discussion: """
-            PATHS are files or folders (default: Corpus). It prints figures per locale and intent (exact-match rate; precision, recall and F1 per field), each failure as a diff with the grammar sentence that matched, the grammar's unused sentences, rules and list entries, and a last line 'N passed, M failed'.
+            PATHS are files or folders (default: --corpus, else Corpus in the current folder). It prints first a summary per locale (passed, failed, time), then each failure with the file:line of its case and a diff of what it expects (-) and what the parser gave (+), the request kinds each language covers, and a last line 'N passed, M failed'. --figures adds precision, recall and F1 per intent and field (shown by default for snips, conll and jsonl sets), --coverage the grammar's sentences, rules and list entries no case exercised.
 
             Formats: corpus is ours (YAML, see Corpus/README.md in the source tree); snips is Snips NLU JSON; conll is CoNLL with BIO labels and '# text =' / '# intent =' comments (as xSID ships); jsonl is one {"text", "intent", "slots": [[label, value], ...]} object a line. Their labels are mapped to the contract's fields (artist to artistName, track, song and podcast to mediaName, playlist to the destination of add requests, genre to genreNames, app to appName); labels without a field are not compared.
 
@@ -22,6 +22,9 @@ struct Test: ParsableCommand {
 
     @Argument(help: "Corpus files or folders.")
     var paths: [String] = []
+
+    @Option(help: ArgumentHelp("The corpus folder to test when no PATHS are given (default: Corpus, in the current folder).", valueName: "dir"))
+    var corpus: String?
 
     @Option(help: "Format of the files.")
     var format: Format = .corpus
@@ -46,8 +49,14 @@ struct Test: ParsableCommand {
     @Option(help: "Print at most this many failures.")
     var maxFailures = 100
 
-    @Flag(help: "Leave out the grammar coverage.")
+    @Flag(help: "Add the grammar's sentences, rules and list entries that no case exercised.")
+    var coverage = false
+
+    @Flag(help: ArgumentHelp("Leave out the grammar coverage (the default; kept for scripts that pass it).", visibility: .hidden))
     var noCoverage = false
+
+    @Flag(help: "Add precision, recall and F1 per locale, intent and field (the default for snips, conll and jsonl sets).")
+    var figures = false
 
     @Flag(help: "Fail when a language with a grammar has no case of a request kind (Corpus/kinds.yaml).")
     var requireKinds = false
@@ -58,42 +67,51 @@ struct Test: ParsableCommand {
     }
 
     func run() throws {
+        var progress: ProgressBar?
         let cases: [TestCase]
         let tester: CorpusTester
         var kinds: RequestKinds?
         do {
-            tester = CorpusTester(catalog: try options.catalog(), cacheCompiledGrammar: true)
-            if format == .corpus, let table = (paths.isEmpty ? ["Corpus"] : paths).lazy.compactMap(RequestKinds.find(for:)).first {
+            tester = CorpusTester(catalog: try options.catalog(), cacheCompiledGrammar: true, onCompile: { event in
+                progress?.finish()
+                CompileNotice.handler?(event)
+            })
+            if format == .corpus, let table = roots.lazy.compactMap(RequestKinds.find(for:)).first {
                 kinds = try RequestKinds(path: table)
             }
             cases = try loadCases(knownKinds: kinds?.ids)
         } catch let error as GrammarError {
             fail("\(error)")
         }
-        guard !cases.isEmpty else { fail("no labelled utterances found in \(paths.isEmpty ? ["Corpus"] : paths)") }
+        guard !cases.isEmpty else { fail("no labelled utterances found in \(roots.joined(separator: ", "))") }
+        let fileCount = Set(cases.map(\.location.file)).count
+        print("mediaparse test: \(cases.count) case\(cases.count == 1 ? "" : "s") from \(fileCount) file\(fileCount == 1 ? "" : "s") in \(roots.joined(separator: ", "))"
+              + (kinds.map { " (request kinds: \($0.path))" } ?? ""))
 
         var run = TestRun()
-        let progress = ProgressBar(total: cases.count)
+        let bar = ProgressBar(total: cases.count)
+        progress = bar
         do {
-            try tester.run(cases, into: &run) { progress.update($0) }
+            try tester.run(cases, into: &run) { bar.update($0) }
         } catch let error as UnsupportedLocaleError {
-            progress.finish()
+            bar.finish()
             fail("\(error)")
         } catch let error as GrammarError {
-            progress.finish()
+            bar.finish()
             fail("\(error)")
         }
-        progress.finish()
+        bar.finish()
 
         let report = TestReport(run: run)
-        print(report.figuresText(), terminator: "")
+        print(report.summaryText(), terminator: "")
         let failures = run.failures
         if !failures.isEmpty {
             print("\nFailures (\(failures.count)):")
-            for f in failures.prefix(maxFailures) { print(f.report) }
+            for f in failures.prefix(maxFailures) { print(f.diffReport) }
             if failures.count > maxFailures { print("… and \(failures.count - maxFailures) more (--max-failures)") }
         }
-        if !noCoverage { print(report.coverageText(), terminator: "") }
+        if figures || format != .corpus { print(report.figuresText(), terminator: "") }
+        if coverage { print(report.coverageText(), terminator: "") }
         var kindsMissing = false
         if let kinds {
             let reports = kinds.report(run.outcomes)
@@ -129,8 +147,10 @@ struct Test: ParsableCommand {
         if failed { throw ExitCode(1) }
     }
 
+    /// What to test: the paths given, else `--corpus`, else `Corpus` here.
+    private var roots: [String] { paths.isEmpty ? [corpus ?? "Corpus"] : paths + (corpus.map { [$0] } ?? []) }
+
     private func loadCases(knownKinds: Set<String>?) throws -> [TestCase] {
-        let roots = paths.isEmpty ? ["Corpus"] : paths
         var files: [String] = []
         let extensions: Set<String> = switch format {
         case .corpus: ["yaml", "yml"]
@@ -141,7 +161,9 @@ struct Test: ParsableCommand {
         for root in roots {
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: root, isDirectory: &isDirectory) else {
-                throw GrammarError("no such file or folder", at: SourceLocation(file: root))
+                let hint = paths.isEmpty && corpus == nil
+                    ? " (run from the source tree, or name the corpus: mediaparse test path/to/Corpus, or --corpus DIR)" : ""
+                throw GrammarError("no such file or folder\(hint)", at: SourceLocation(file: root))
             }
             if isDirectory.boolValue {
                 for case let f as String in FileManager.default.enumerator(atPath: root) ?? NSEnumerator()
@@ -184,32 +206,5 @@ struct Test: ParsableCommand {
     private func fail(_ message: String) -> Never {
         FileHandle.standardError.write(Data("mediaparse test: \(message)\n".utf8))
         Foundation.exit(2)
-    }
-}
-
-/// A progress bar on standard error, drawn only when it is a terminal.
-final class ProgressBar {
-    private let total: Int
-    private let enabled: Bool
-    private var last = -1
-
-    init(total: Int) {
-        self.total = total
-        enabled = isatty(2) == 1 && total >= 200
-    }
-
-    func update(_ done: Int) {
-        guard enabled else { return }
-        let width = 40
-        let filled = total == 0 ? width : done * width / total
-        guard filled != last else { return }
-        last = filled
-        let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: width - filled)
-        FileHandle.standardError.write(Data("\r\(bar) \(done)/\(total)".utf8))
-    }
-
-    func finish() {
-        guard enabled else { return }
-        FileHandle.standardError.write(Data("\r\u{1B}[2K".utf8))
     }
 }

@@ -17,6 +17,7 @@ struct MediaParseCommand: ParsableCommand {
 
             Exit status: 0; 64 for bad arguments or an unsupported locale; 65 for a bad grammar or vocabulary file (the message names the file, line and column).
             """,
+        version: "mediaparse \(MediaParseVersion.description)",
         subcommands: [Parse.self, Test.self, Lint.self, Bench.self, Serve.self, Locales.self],
         defaultSubcommand: Parse.self
     )
@@ -68,6 +69,9 @@ struct Parse: ParsableCommand {
     @Option(help: ArgumentHelp("Parse on N threads (output keeps the input order).", valueName: "n"))
     var jobs = 1
 
+    @Flag(help: "Show lines done and their rate on standard error while a long batch runs (on a terminal only).")
+    var progress = false
+
     @OptionGroup(title: "Parser options") var options: ParserOptions
 
     func validate() throws {
@@ -81,6 +85,8 @@ struct Parse: ParsableCommand {
         var reader = LineReader(fd: 0)
         var output = OutputBuffer()
         var first = true
+        let shown = BatchProgress(enabled: progress)
+        defer { shown.finish() }
         // Lines are parsed in batches of what has already arrived (one line when input comes slowly, up to
         // `batchSize` from a file), on `jobs` threads; results are written in input order.
         let batchSize = jobs > 1 ? 512 * jobs : 1
@@ -89,6 +95,7 @@ struct Parse: ParsableCommand {
             guard !batch.isEmpty else { return }
             let lines = batch
             batch.removeAll(keepingCapacity: true)
+            shown.add(lines: lines.count, bytes: lines.reduce(0) { $0 + $1.length + 1 })
             if jobs == 1 || lines.count == 1 {
                 for line in lines { output.write(result(for: line, parser: parser).jsonLine(pretty: pretty)) }
                 return
@@ -177,6 +184,11 @@ struct OutputBuffer {
 let arguments = CommandLine.arguments.dropFirst()
 if arguments.count == 1, ["--help", "-h", "help"].contains(arguments.first!) {
     print(MediaParseCommand.fullHelp, terminator: "")
+    exit(0)
+}
+// `--version` belongs to the root, but the root parses its arguments as the default sub-command's.
+if arguments.count == 1, arguments.first == "--version" {
+    print(MediaParseCommand.configuration.version)
     exit(0)
 }
 do {

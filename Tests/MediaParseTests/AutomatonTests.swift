@@ -96,6 +96,30 @@ final class AutomatonTests: XCTestCase {
         XCTAssertNotEqual(base, GrammarCache.key(locale: "en-GB", chain: ["en", "en-GB"], catalog: .builtIn, appNames: []))
     }
 
+    /// The disk cache stays bounded: past its count or size the least recently used files go (the newest
+    /// always stays), and a temporary file a crashed writer left goes after an hour.
+    func testCachePruningKeepsTheMostRecentlyUsedWithinItsLimits() throws {
+        let directory = try temporaryDirectory()
+        let fm = FileManager.default
+        func file(_ name: String, bytes: Int, age: TimeInterval) throws {
+            let url = directory.appendingPathComponent(name)
+            try Data(repeating: 7, count: bytes).write(to: url)
+            try fm.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -age)], ofItemAtPath: url.path)
+        }
+        for i in 0..<8 { try file("\(i).grammar", bytes: 100, age: Double(i) * 60) }   // 0 is the newest
+        try file("big.grammar", bytes: 5_000, age: 0)                                 // newest of all, over the size
+        try file(".1-2.tmp", bytes: 10, age: 7_200)
+        try file(".3-4.tmp", bytes: 10, age: 60)
+        GrammarCache(directory: directory).prune(keep: 5, maxBytes: 400)
+        let left = Set(try fm.contentsOfDirectory(atPath: directory.path))
+        // The big file is the newest: kept though it alone is over the size; then nothing more fits.
+        XCTAssertEqual(left, ["big.grammar", ".3-4.tmp"])
+        try fm.removeItem(at: directory.appendingPathComponent("big.grammar"))
+        for i in 0..<8 { try file("\(i).grammar", bytes: 100, age: Double(i) * 60) }
+        GrammarCache(directory: directory).prune(keep: 3, maxBytes: 10_000)
+        XCTAssertEqual(Set(try fm.contentsOfDirectory(atPath: directory.path)), ["0.grammar", "1.grammar", "2.grammar", ".3-4.tmp"])
+    }
+
     func testDamagedCacheFilesAreMissesNeverCrashes() throws {
         let directory = try temporaryDirectory()
         let cache = GrammarCache(directory: directory)

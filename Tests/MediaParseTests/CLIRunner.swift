@@ -22,10 +22,12 @@ enum CLI {
         }
     }
 
-    static func run(_ arguments: [String], input: Data) throws -> Run {
+    /// - Parameter directory: the working directory (default: the test process's own).
+    static func run(_ arguments: [String], input: Data, directory: URL? = nil) throws -> Run {
         let process = Process()
         process.executableURL = Self.executable
         process.arguments = arguments
+        if let directory { process.currentDirectoryURL = directory }
         let stdin = Pipe(), stdout = Pipe(), stderr = Pipe()
         process.standardInput = stdin
         process.standardOutput = stdout

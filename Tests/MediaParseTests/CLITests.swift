@@ -1,4 +1,5 @@
 import Foundation
+import MediaParse
 import XCTest
 
 /// The `mediaparse` command as scripts use it: lines in, JSON Lines out, exit statuses of the contract.
@@ -25,6 +26,26 @@ final class CLITests: XCTestCase {
                 XCTAssertLessThanOrEqual(line.count, 80, String(line))
             }
         }
+    }
+
+    /// `--version`: the library's version and the hash of the grammar set built in, on one line.
+    func testVersionNamesThePackageAndTheGrammarSet() throws {
+        let r = try CLI.run(["--version"], input: Data())
+        XCTAssertEqual(r.status, 0)
+        XCTAssertEqual(r.stdout, "mediaparse \(MediaParseVersion.description)\n")
+        XCTAssertNotNil(r.stdout.range(of: #"^mediaparse \d+\.\d+\.\d+ \(grammars [0-9a-f]{16}, \d+ files\)\n$"#,
+                                       options: .regularExpression), r.stdout)
+    }
+
+    /// Progress and the grammar-compile line are for a person at a terminal: piped, standard error stays
+    /// empty and standard output holds the results alone.
+    func testProgressAddsNothingWhenPiped() throws {
+        let lines = (0..<300).map { $0 % 2 == 0 ? "pause" : "play some jazz" }
+        let r = try run(["--progress"], lines.joined(separator: "\n") + "\n")
+        XCTAssertEqual(r.status, 0)
+        XCTAssertEqual(r.stderr, "")
+        XCTAssertEqual(r.lines.count, 300)
+        XCTAssertTrue(r.lines.allSatisfy { $0.hasPrefix("{") && $0.hasSuffix("}") })
     }
 
     func testOneJSONLinePerInputLineInOrder() throws {

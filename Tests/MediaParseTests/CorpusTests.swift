@@ -17,16 +17,28 @@ final class CorpusTests: XCTestCase {
         let tester = CorpusTester()
         let kinds = try RequestKinds(path: (Self.corpusDirectory as NSString).appendingPathComponent(RequestKinds.fileName))
         var run = TestRun()
+        // A line per locale folder as it is done, so that the minute this test takes is not a silent one.
+        var folder = "", folderStart = Date(), folderCases = 0
+        func folderDone() {
+            guard !folder.isEmpty else { return }
+            print("corpus: \(folder): \(run.outcomes.count - folderCases) cases, \(String(format: "%.1f", Date().timeIntervalSince(folderStart))) s")
+        }
         // A file that cannot be run (a bad file, a locale whose grammar does not load) fails the test but
         // not the other files, so that one run shows every problem.
         for path in files {
+            let locale = URL(fileURLWithPath: path).deletingLastPathComponent().lastPathComponent
+            if locale != folder {
+                folderDone()
+                (folder, folderStart, folderCases) = (locale, Date(), run.outcomes.count)
+            }
             do {
                 try tester.run(TestCase.cases(of: try CorpusFile(path: path, knownKinds: kinds.ids)), into: &run)
             } catch {
                 XCTFail("\(path): \(error)")
             }
         }
-        for failure in run.failures { XCTFail(failure.report) }
+        folderDone()
+        for failure in run.failures { XCTFail(failure.diffReport) }
         print("corpus: \(run.outcomes.count - run.failures.count) of \(run.outcomes.count) utterances pass")
         XCTAssertGreaterThan(run.outcomes.count, 800)
         // One table of request kinds for every language: each language with a grammar has a case of each.

@@ -107,7 +107,18 @@ final class ServeTests: XCTestCase {
             XCTAssertTrue(error?.contains(c.says) ?? false, "expected '\(c.says)' in: \(r.text)")
         }
         XCTAssertEqual(try s.request("GET", "/nothing").status, 404)
-        XCTAssertEqual(try s.request("GET", "/parse").status, 404)
+        // A path that exists, with the wrong method: 405 naming the method it takes.
+        let wrongMethod = try s.request("GET", "/parse")
+        XCTAssertEqual(wrongMethod.status, 405, wrongMethod.text)
+        XCTAssertEqual(wrongMethod.headers["allow"], "POST")
+        XCTAssertEqual(try s.request("POST", "/health").headers["allow"], "GET, HEAD")
+        // The playground: one page, nothing from another host, talking to this server's endpoints.
+        let page = try s.request("GET", "/")
+        XCTAssertEqual(page.status, 200)
+        XCTAssertEqual(page.headers["content-type"], "text/html; charset=utf-8")
+        XCTAssertTrue(page.text.contains("fetch(\"parse\""), "the page posts to /parse")
+        XCTAssertFalse(page.text.contains("http://") || page.text.contains("https://") || page.text.contains("src="),
+                       "the page loads nothing from elsewhere")
         XCTAssertEqual(try s.request("GET", "/health").text, "{\"status\":\"ok\"}\n")
         XCTAssertEqual(try s.post(["text": "pause"]).status, 200, "the server goes on")
         XCTAssertTrue(s.isRunning)

@@ -36,22 +36,48 @@ final class TestCommandTests: XCTestCase {
         try CLI.run(["test"] + arguments, input: Data())
     }
 
-    func testAGreenCorpusPrintsFiguresAndExitsZero() throws {
+    func testAGreenCorpusPrintsASummaryFirstAndExitsZero() throws {
         let r = try test([path("small.yaml")])
         XCTAssertEqual(r.status, 0, r.stdout + r.stderr)
-        XCTAssertTrue(r.stdout.contains("INPlayMediaIntent"), r.stdout)
-        XCTAssertTrue(r.stdout.contains("mediaSearch.genreNames"), r.stdout)
-        XCTAssertTrue(r.stdout.contains("Grammar coverage, en-US"), r.stdout)
-        XCTAssertEqual(r.stdout.split(separator: "\n").last, "3 passed, 0 failed")
+        let lines = r.stdout.split(separator: "\n").map(String.init)
+        XCTAssertEqual(lines.first, "mediaparse test: 3 cases from 1 file in \(path("small.yaml"))")
+        // The summary: a line per locale with passed, failed and time, before anything else.
+        let en = try XCTUnwrap(lines.first { $0.hasPrefix("en-US ") }, r.stdout)
+        XCTAssertEqual(en.split(separator: " ").prefix(3).map(String.init), ["en-US", "3", "0"], en)
+        XCTAssertLessThan(lines.firstIndex(of: en)!, 4)
+        // Figures and coverage only when asked for.
+        XCTAssertFalse(r.stdout.contains("mediaSearch.genreNames"), r.stdout)
+        XCTAssertFalse(r.stdout.contains("Grammar coverage"), r.stdout)
+        XCTAssertEqual(lines.last, "3 passed, 0 failed")
+
+        let full = try test(["--figures", "--coverage", path("small.yaml")])
+        XCTAssertTrue(full.stdout.contains("mediaSearch.genreNames"), full.stdout)
+        XCTAssertTrue(full.stdout.contains("Grammar coverage, en-US"), full.stdout)
     }
 
     func testABrokenRuleFailsWithAReadableDiff() throws {
         let r = try test(["--grammars", path("grammars"), path("small.yaml")])
         XCTAssertEqual(r.status, 1)
         XCTAssertTrue(r.stdout.contains("✗ \(path("small.yaml")):3:11  \"play some jazz\""), r.stdout)
-        XCTAssertTrue(r.stdout.contains(#"mediaSearch.genreNames: expected ["jazz"]"#), r.stdout)
+        // A diff: what the case expects (-) and what the parser gave (+), then the whole result.
+        XCTAssertTrue(r.stdout.contains(#"    - mediaSearch.genreNames: ["jazz"]"#), r.stdout)
+        XCTAssertTrue(r.stdout.contains("    + mediaSearch.genreNames: (absent)"), r.stdout)
+        XCTAssertTrue(r.stdout.contains(#"      got {"intent":"INPlayMediaIntent""#), r.stdout)
         XCTAssertTrue(r.stdout.contains("matched Grammars/en/"), r.stdout)
         XCTAssertEqual(r.stdout.split(separator: "\n").last, "2 passed, 1 failed")
+    }
+
+    /// From a folder without the source tree, `test` says how to name the corpus; `--corpus DIR` names it.
+    func testTheCorpusCanBeNamedFromAnywhere() throws {
+        let elsewhere = try CLI.run(["test"], input: Data(), directory: dir)
+        XCTAssertEqual(elsewhere.status, 2)
+        XCTAssertTrue(elsewhere.stderr.contains("--corpus DIR"), elsewhere.stderr)
+        let corpus = dir.appendingPathComponent("corpus/en-US")
+        try FileManager.default.createDirectory(at: corpus, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: dir.appendingPathComponent("small.yaml"), to: corpus.appendingPathComponent("small.yaml"))
+        let named = try CLI.run(["test", "--corpus", dir.appendingPathComponent("corpus").path], input: Data(), directory: dir)
+        XCTAssertEqual(named.status, 0, named.stdout + named.stderr)
+        XCTAssertTrue(named.stdout.hasPrefix("mediaparse test: 3 cases from 1 file in \(dir.appendingPathComponent("corpus").path)"), named.stdout)
     }
 
     func testJUnitIsXMLWithOneCasePerUtterance() throws {

@@ -10,13 +10,17 @@ import Foundation
 /// miss: the grammar is compiled and the file written again. Nothing here ever fails a parse.
 ///
 /// Where: `$MEDIAPARSE_CACHE` if set (`off` turns the cache off), else `$XDG_CACHE_HOME/mediaparse`, else
-/// `~/.cache/mediaparse`. At most `keep` files are kept, the least recently written removed first.
+/// `~/.cache/mediaparse`. At most `keep` files and `maxBytes` in all are kept, the least recently used
+/// removed first (a file read back counts as used), and a temporary file a crashed writer left is removed
+/// after an hour.
 struct GrammarCache {
     /// The folder of the files, or nil for none.
     let directory: URL?
     /// Grammars kept in memory for the process (nil: every parser reads or compiles its own).
     let memory: RecentGrammars?
     static let keep = 40  // more than the locales there are, so that a process loading all of them never evicts its own
+    /// A German grammar takes some 40 MB, most others 10–20: room for every locale, twice over at most.
+    static let maxBytes = 768 << 20
     static let magic: UInt32 = 0x4D50_4743  // "MPGC"
     static let format: UInt32 = 4
 
@@ -94,7 +98,10 @@ struct GrammarCache {
                   let sum = try? reader.u64(), sum == Self.checksum(UnsafeRawBufferPointer(rebasing: bytes[reader.at...])) else {
                 return nil
             }
-            return try? CompiledGrammar(reading: &reader, settings: settings)
+            guard let grammar = try? CompiledGrammar(reading: &reader, settings: settings) else { return nil }
+            // Used now: the pruning below removes the least recently used first.
+            try? FileManager.default.setAttributes([.modificationDate: Date()], ofItemAtPath: url.path)
+            return grammar
         }
     }
 
@@ -121,14 +128,28 @@ struct GrammarCache {
     }
 
     /// Keeps the newest `keep` grammar files.
-    private func prune() {
+    /// Removes the least recently used files past `keep` files or `maxBytes` (the newest is always kept),
+    /// and temporary files older than an hour.
+    func prune(keep: Int = Self.keep, maxBytes: Int = Self.maxBytes) {
         guard let directory else { return }
         let fm = FileManager.default
-        guard let names = try? fm.contentsOfDirectory(at: directory, includingPropertiesForKeys: [.contentModificationDateKey]) else { return }
-        let files = names.filter { $0.pathExtension == "grammar" }.map { url -> (URL, Date) in
-            (url, (try? url.resourceValues(forKeys: [.contentModificationDateKey]).contentModificationDate) ?? .distantPast)
-        }.sorted { $0.1 > $1.1 }
-        for (url, _) in files.dropFirst(Self.keep) { try? fm.removeItem(at: url) }
+        let keys: Set<URLResourceKey> = [.contentModificationDateKey, .fileSizeKey]
+        guard let names = try? fm.contentsOfDirectory(at: directory, includingPropertiesForKeys: Array(keys)) else { return }
+        let files = names.map { url -> (url: URL, used: Date, bytes: Int) in
+            let values = try? url.resourceValues(forKeys: keys)
+            return (url, values?.contentModificationDate ?? .distantPast, values?.fileSize ?? 0)
+        }
+        // A temporary file older than an hour is a writer that died before renaming it.
+        for f in files where f.url.pathExtension == "tmp" && f.used < Date(timeIntervalSinceNow: -3600) { try? fm.removeItem(at: f.url) }
+        var kept = 0, bytes = 0
+        for f in files.filter({ $0.url.pathExtension == "grammar" }).sorted(by: { $0.used > $1.used }) {
+            if kept > 0, kept >= keep || bytes + f.bytes > maxBytes {
+                try? fm.removeItem(at: f.url)
+            } else {
+                kept += 1
+                bytes += f.bytes
+            }
+        }
     }
 }
 

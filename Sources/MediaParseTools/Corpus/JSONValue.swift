@@ -78,25 +78,43 @@ public enum JSONValue: Codable, Sendable, Hashable, CustomStringConvertible {
     ///   - loose: compare strings in loose form (case, accents, punctuation and a leading article ignored).
     ///   - articles: the articles a loose comparison ignores at the start (the locale's, in matching form).
     public func differences(from actual: JSONValue?, path: String = "", loose: Bool = false, articles: [String] = []) -> [String] {
+        mismatches(from: actual, path: path, loose: loose, articles: articles).map(\.description)
+    }
+
+    /// One place where a result differs from its expectation.
+    public struct Mismatch: Sendable, CustomStringConvertible {
+        /// The dotted path of the value ("mediaSearch.artistName"; "(result)" for the whole).
+        public var path: String
+        /// What the expectation says (`null`: absent).
+        public var expected: JSONValue
+        /// What the result has there (nil: nothing).
+        public var got: JSONValue?
+
+        public var description: String {
+            if expected == .null { return "\(path): expected absent, got \(got.map(\.description) ?? "nothing")" }
+            return "\(path): expected \(expected), got \(got.map(\.description) ?? "nothing")"
+        }
+    }
+
+    /// `differences(from:…)` as values, for a report that shows them as a diff.
+    public func mismatches(from actual: JSONValue?, path: String = "", loose: Bool = false, articles: [String] = []) -> [Mismatch] {
         let here = path.isEmpty ? "(result)" : path
         switch self {
         case .null:
-            if let actual, actual != .null { return ["\(here): expected absent, got \(actual)"] }
+            if let actual, actual != .null { return [Mismatch(path: here, expected: .null, got: actual)] }
             return []
         case let .object(expected):
-            guard case let .object(got)? = actual else {
-                return ["\(here): expected \(self), got \(actual.map(\.description) ?? "nothing")"]
-            }
+            guard case let .object(got)? = actual else { return [Mismatch(path: here, expected: self, got: actual)] }
             return expected.keys.sorted().flatMap { key in
-                expected[key]!.differences(from: got[key], path: path.isEmpty ? key : "\(path).\(key)", loose: loose,
-                                           articles: articles)
+                expected[key]!.mismatches(from: got[key], path: path.isEmpty ? key : "\(path).\(key)", loose: loose,
+                                          articles: articles)
             }
         case let .number(n):
             if case let .number(m)? = actual, abs(n - m) < 1e-6 { return [] }
         case let .array(expected):
             if case let .array(got)? = actual, got.count == expected.count {
                 return zip(expected, got).enumerated().flatMap { i, pair in
-                    pair.0.differences(from: pair.1, path: "\(here)[\(i)]", loose: loose, articles: articles)
+                    pair.0.mismatches(from: pair.1, path: "\(here)[\(i)]", loose: loose, articles: articles)
                 }
             }
         case let .string(s) where loose:
@@ -104,6 +122,6 @@ public enum JSONValue: Codable, Sendable, Hashable, CustomStringConvertible {
         default:
             if actual == self { return [] }
         }
-        return ["\(here): expected \(self), got \(actual.map(\.description) ?? "nothing")"]
+        return [Mismatch(path: here, expected: self, got: actual)]
     }
 }

@@ -79,6 +79,8 @@ public struct TestRun: Sendable {
     /// "locale\tintent" -> figures
     public var groups: [String: GroupFigures] = [:]
     public var coverage: [String: UncoveredGrammar] = [:]
+    /// Seconds spent per locale (making its parsers included: a grammar compiled shows here).
+    public var seconds: [String: Double] = [:]
     public var failures: [TestOutcome] { outcomes.filter { !$0.passed } }
 
     public init() {}
@@ -89,7 +91,42 @@ public struct TestOutcome: Sendable {
     public var testCase: TestCase
     public var result: ParseResult
     public var differences: [String]
+    /// The differences as values (empty for a recogniser case, whose differences are text alone).
+    public var mismatches: [JSONValue.Mismatch] = []
+    /// The result as compared (without `explain`).
+    public var got: JSONValue?
     public var passed: Bool { differences.isEmpty }
+
+    public init(testCase: TestCase, result: ParseResult, differences: [String]) {
+        self.testCase = testCase
+        self.result = result
+        self.differences = differences
+    }
+
+    /// The failure as a diff for a person: `-` what the case expects, `+` what the parser gave, field by
+    /// field; then the whole result and the sentence that matched.
+    public var diffReport: String {
+        var lines = ["✗ \(testCase.location)  \"\(testCase.text)\""]
+        if mismatches.isEmpty {
+            lines += differences.map { "    \($0)" }
+        } else {
+            for m in mismatches {
+                lines.append("    - \(m.path): \(m.expected == .null ? "(absent)" : m.expected.description)")
+                lines.append("    + \(m.path): \(m.got.map { $0 == .null ? "(absent)" : $0.description } ?? "(absent)")")
+            }
+        }
+        if var got {
+            if case var .object(o) = got {
+                for key in ["utterance", "locale", "spans", "score"] { o[key] = nil }
+                got = .object(o)
+            }
+            lines.append("      got \(got)")
+        }
+        if testCase.recognizer == nil {
+            lines.append(result.explain.map { "      matched \($0.source)  \($0.sentence)" } ?? "      matched no sentence")
+        }
+        return lines.joined(separator: "\n")
+    }
 
     /// A compact diff: the utterance, what differs, and the sentence that matched.
     public var report: String {
@@ -108,11 +145,16 @@ public struct TestOutcome: Sendable {
 public final class CorpusTester {
     private let catalog: GrammarCatalog
     private let cacheCompiledGrammar: Bool
+    private let onCompile: ((GrammarCompilation) -> Void)?
     private var parsers: [String: MediaParser] = [:]
     private var coverage: [String: (parser: MediaParser, coverage: GrammarCoverage)] = [:]
 
-    /// - Parameter cacheCompiledGrammar: keep compiled grammars on disk (as `MediaParser` does when asked).
-    public init(catalog: GrammarCatalog = .builtIn, cacheCompiledGrammar: Bool = false) {
+    /// - Parameters:
+    ///   - cacheCompiledGrammar: keep compiled grammars on disk (as `MediaParser` does when asked).
+    ///   - onCompile: told when a grammar must be compiled (see `MediaParser.init`).
+    public init(catalog: GrammarCatalog = .builtIn, cacheCompiledGrammar: Bool = false,
+                onCompile: ((GrammarCompilation) -> Void)? = nil) {
+        self.onCompile = onCompile
         self.catalog = catalog
         self.cacheCompiledGrammar = cacheCompiledGrammar
     }
@@ -122,7 +164,7 @@ public final class CorpusTester {
                    + c.globalVocabulary).joined(separator: "\u{1F}")
         if let p = parsers[key] { return p }
         let p = try MediaParser(locale: c.locale, appNames: c.appNames, areaNames: c.areaNames, deviceNames: c.deviceNames,
-                                catalog: catalog, cacheCompiledGrammar: cacheCompiledGrammar)
+                                catalog: catalog, cacheCompiledGrammar: cacheCompiledGrammar, onCompile: onCompile)
         for f in c.userVocabulary { p.vocabulary.setUserVocabulary(try UserVocabulary(contentsOfFile: f)) }
         for f in c.globalVocabulary { p.vocabulary.loadGlobal(try GlobalVocabulary(contentsOfFile: f)) }
         parsers[key] = p
@@ -131,7 +173,13 @@ public final class CorpusTester {
 
     /// Runs `cases`, calling `progress(done)` as it goes.
     public func run(_ cases: [TestCase], into run: inout TestRun, progress: (Int) -> Void = { _ in }) throws {
+        var clock = DispatchTime.now().uptimeNanoseconds
         for (i, c) in cases.enumerated() {
+            defer {
+                let now = DispatchTime.now().uptimeNanoseconds
+                run.seconds[c.locale, default: 0] += Double(now - clock) / 1e9
+                clock = now
+            }
             let parser = try parser(for: c)
             if let kind = c.recognizer {
                 let differences = Self.recognizerDifferences(c, kind: kind, parser: parser)
@@ -151,9 +199,14 @@ public final class CorpusTester {
             var compared = result
             compared.explain = nil
             let actual = JSONValue(compared)
-            let differences = c.expect.differences(from: actual, loose: c.loose, articles: parser.profile.articles)
-            run.outcomes.append(TestOutcome(testCase: c, result: result, differences: differences))
-            count(c, actual: actual, passed: differences.isEmpty, articles: parser.profile.articles, into: &run)
+            let mismatches = c.expect.mismatches(from: actual, loose: c.loose, articles: parser.profile.articles)
+            var outcome = TestOutcome(testCase: c, result: result, differences: mismatches.map(\.description))
+            if !mismatches.isEmpty {
+                outcome.mismatches = mismatches
+                outcome.got = actual
+            }
+            run.outcomes.append(outcome)
+            count(c, actual: actual, passed: mismatches.isEmpty, articles: parser.profile.articles, into: &run)
             if i % 64 == 0 { progress(i) }
         }
         progress(cases.count)

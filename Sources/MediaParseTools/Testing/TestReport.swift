@@ -12,6 +12,25 @@ public struct TestReport {
     private static func percent(_ x: Double) -> String { String(format: "%5.1f%%", x * 100) }
     private static func fixed(_ x: Double) -> String { String(format: "%.3f", x) }
 
+    /// One line per locale (cases passed, failed, seconds spent) and a total: what a person reads first.
+    public func summaryText() -> String {
+        var passed: [String: Int] = [:], failed: [String: Int] = [:]
+        for o in run.outcomes {
+            if o.passed { passed[o.testCase.locale, default: 0] += 1 } else { failed[o.testCase.locale, default: 0] += 1 }
+        }
+        let locales = Set(passed.keys).union(failed.keys).sorted()
+        func line(_ name: String, _ p: Int, _ f: Int, _ seconds: Double) -> String {
+            name.padding(toLength: 10, withPad: " ", startingAt: 0) + String(p).leftPad(8) + String(f).leftPad(8)
+                + String(format: "%8.1f s", seconds) + (f > 0 ? "   ✗" : "") + "\n"
+        }
+        var out = "\n" + "locale".padding(toLength: 10, withPad: " ", startingAt: 0) + "  passed  failed      time\n"
+        for l in locales { out += line(l, passed[l] ?? 0, failed[l] ?? 0, run.seconds[l] ?? 0) }
+        if locales.count > 1 {
+            out += line("all", passed.values.reduce(0, +), failed.values.reduce(0, +), run.seconds.values.reduce(0, +))
+        }
+        return out
+    }
+
     /// Figures per locale and intent: exact-match rate, then precision / recall / F1 per field.
     public func figuresText() -> String {
         var out = ""

@@ -1,0 +1,34 @@
+/// What build of the parser this is: the package's version and the grammar set built into it.
+///
+/// Two binaries of the same version may still parse differently when their grammars differ (a grammar author's
+/// build, a later commit): `grammarSetHash` tells them apart, so a bug report or a regression baseline can
+/// name exactly what produced a result.
+public enum MediaParseVersion {
+    /// The package's version (semantic versioning; raised with every change of the contract or the grammars
+    /// that lands).
+    public static let package = "0.10.0"
+
+    /// FNV-1a over every built-in grammar file (path and text, in path order), as 16 hexadecimal digits.
+    public static let grammarSetHash: String = {
+        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+        func add(_ text: String) {
+            for byte in text.utf8 {
+                hash ^= UInt64(byte)
+                hash = hash &* 0x100_0000_01B3
+            }
+            hash ^= 0xFF
+            hash = hash &* 0x100_0000_01B3
+        }
+        for file in embeddedGrammarFiles.sorted(by: { $0.path < $1.path }) {
+            add(file.path)
+            add(file.text)
+        }
+        let hex = String(hash, radix: 16)
+        return String(repeating: "0", count: 16 - hex.count) + hex
+    }()
+
+    /// One line for `--version`: "0.10.0 (grammars 1a2b3c4d5e6f7a8b, 296 files)".
+    public static var description: String {
+        "\(package) (grammars \(grammarSetHash), \(embeddedGrammarFiles.count) files)"
+    }
+}
