@@ -9,7 +9,7 @@
 # generate-manual plugin: OUT's folder/share/man/man1/mediaparse.1 (`man -l` reads it; put that `share` on
 # MANPATH, or copy the file to /usr/local/share/man/man1).
 #
-# The build has its own folder (.build-static), so it does not disturb .build.
+# The builds have their own folders (.build-static, .build-manual), so they do not disturb .build.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=${1:-dist/mediaparse}
@@ -28,10 +28,11 @@ if ldd "$out" | grep -Ei 'swift|libFoundation|libdispatch|libBlocksRuntime|XCTes
 fi
 echo "== ok: no Swift library needed; $(du -h "$out" | cut -f1) ($out)"
 
-# The manual page: the plugin builds the package with the same options (so it reuses the build above) and
-# runs the binary's help through generate-manual.
-swift package --scratch-path .build-static --static-swift-stdlib generate-manual
-page=.build-static/plugins/GenerateManual/outputs/mediaparse/mediaparse.1
+# The manual page: the plugin builds the package (release, in its own folder: it takes no
+# --static-swift-stdlib, and its build reuses nothing of the one above; about as long again) and runs the
+# binary's help through generate-manual.
+swift package --scratch-path .build-manual generate-manual
+page=.build-manual/plugins/GenerateManual/outputs/mediaparse/mediaparse.1
 man1="$(dirname "$out")/share/man/man1"
 mkdir -p "$man1"
 cp "$page" "$man1/mediaparse.1"
