@@ -15,6 +15,7 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.0"),
+        .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.0"),
     ],
     targets: [
         // The only place that includes ICU's headers: Foundation on Linux carries its own ICU and the
@@ -45,7 +46,7 @@ let package = Package(
             name: "mediaparse",
             dependencies: ["MediaParse", "MediaParseTools", .product(name: "ArgumentParser", package: "swift-argument-parser"),
                            .product(name: "Hummingbird", package: "hummingbird"), .product(name: "NIOCore", package: "swift-nio"),
-                           .product(name: "Logging", package: "swift-log")]
+                           .product(name: "Logging", package: "swift-log"), .product(name: "NIOHTTPTypes", package: "swift-nio-extras")]
         ),
         .testTarget(name: "MediaParseTests", dependencies: ["MediaParse", "MediaParseTools"]),
     ]

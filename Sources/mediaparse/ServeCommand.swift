@@ -41,11 +41,15 @@ struct Serve: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Close a connection that sends and receives nothing for this long (a client that stalls mid-request included).", valueName: "seconds"))
     var idleTimeout = 30
 
+    @Option(help: ArgumentHelp("Most requests in progress at once; past it a request gets 503 with Retry-After (GET /health is always answered).", valueName: "n"))
+    var maxInFlight = 256
+
     func validate() throws {
         guard (0...65_535).contains(port) else { throw ValidationError("--port takes a number from 0 to 65535") }
         guard maxBodyBytes >= 1_024 else { throw ValidationError("--max-body-bytes takes 1024 or more") }
         guard maxTexts >= 1 else { throw ValidationError("--max-texts takes 1 or more") }
         guard idleTimeout >= 1 else { throw ValidationError("--idle-timeout takes 1 second or more") }
+        guard maxInFlight >= 1 else { throw ValidationError("--max-in-flight takes 1 or more") }
     }
 
     func run() async throws { try await serve() }
@@ -64,6 +68,9 @@ struct Serve: AsyncParsableCommand {
         let service = ParseService(parsers: parsers, limits: .init(bodyBytes: maxBodyBytes, texts: maxTexts))
         let router = Router(context: ServeContext.self)
         router.add(middleware: AccessLog())
+        let draining = Draining()
+        draining.watch()
+        router.add(middleware: ServerRules(inFlight: InFlight(limit: maxInFlight), draining: draining))
         router.post("parse") { request, _ in try await service.parse(request) }
         router.get("locales") { _, _ in service.locales() }
         router.get("health") { _, _ in service.health() }
@@ -77,7 +84,8 @@ struct Serve: AsyncParsableCommand {
         let host = self.host
         let app = Application(
             router: router,
-            server: .http1(configuration: .init(idleTimeout: .seconds(Int64(idleTimeout)))),
+            server: .http1(configuration: .init(additionalChannelHandlers: [ExpectContinueHandler(maxBodyBytes: maxBodyBytes)],
+                                                idleTimeout: .seconds(Int64(idleTimeout)))),
             configuration: .init(address: .hostname(host, port: port), serverName: "mediaparse"),
             onServerRunning: { channel in
                 let bound = channel.localAddress?.port ?? 0

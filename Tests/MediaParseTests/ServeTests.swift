@@ -144,21 +144,60 @@ final class ServeTests: XCTestCase {
         let texts = Array(repeating: "play the newest episode of Stuff You Should Know at double speed", count: 200)
         let body = json(["texts": texts])
         let connection = try Connection(port: s.port)
-        try connection.send(Data("POST /parse HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: \(body.count)\r\nConnection: close\r\n\r\n".utf8))
+        // A keep-alive request (no `Connection: close` from the client): while stopping, the server closes it
+        // after the answer, so a client that would go on sending cannot keep it serving.
+        try connection.send(Data("POST /parse HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: \(body.count)\r\n\r\n".utf8))
         try connection.send(body.prefix(body.count / 2))
         usleep(200_000)
         kill(s.process.processIdentifier, SIGTERM)
         usleep(200_000)
         try connection.send(body.dropFirst(body.count / 2))
         let r = try connection.readResponse()
+        let answered = Date()
         XCTAssertEqual(r.status, 200)
+        XCTAssertEqual(r.headers["connection"], "close")
         XCTAssertEqual((try JSONSerialization.jsonObject(with: r.body) as? [Any])?.count, 200)
         let deadline = Date().addingTimeInterval(10)
         while s.isRunning, Date() < deadline { usleep(20_000) }
         XCTAssertFalse(s.isRunning, "the server stopped")
+        XCTAssertLessThan(Date().timeIntervalSince(answered), 2, "the server exits soon after the last answer")
         XCTAssertEqual(s.process.terminationStatus, 0)
         XCTAssertTrue(s.stderr.contains("mediaparse serve: stopped"), s.stderr)
         XCTAssertThrowsError(try Connection(port: s.port), "nothing listens any more")
+    }
+
+    /// `Expect: 100-continue` gets the interim answer at once (curl sends it for bodies over 1 KB and would
+    /// otherwise wait a second), and the final answer follows the body.
+    func testExpectContinueIsAnsweredAtOnce() throws {
+        let s = try server()
+        let body = json(["texts": Array(repeating: "play some jazz", count: 50)])
+        let c = try Connection(port: s.port)
+        try c.send(Data("POST /parse HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: \(body.count)\r\nExpect: 100-continue\r\nConnection: close\r\n\r\n".utf8))
+        let interim = try c.readSome(timeout: 0.5)
+        XCTAssertTrue(interim.hasPrefix("HTTP/1.1 100 Continue\r\n"), interim)
+        try c.send(body)
+        let r = try c.readResponse()
+        XCTAssertEqual(r.status, 200)
+        XCTAssertEqual((try JSONSerialization.jsonObject(with: r.body) as? [Any])?.count, 50)
+    }
+
+    /// Past --max-in-flight requests in progress, a request gets 503 with Retry-After at once; /health is
+    /// still answered; when the request in progress ends, the next one is served.
+    func testRequestsPastTheInFlightLimitGet503() throws {
+        let s = try Server(arguments: ["--locale", "en-US", "--max-in-flight", "1"])
+        defer { s.stop() }
+        let body = Data(#"{"text": "pause"}"#.utf8)
+        let holding = try Connection(port: s.port)
+        try holding.send(Data("POST /parse HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: \(body.count)\r\nConnection: close\r\n\r\n".utf8) + body.prefix(5))
+        usleep(300_000)
+        let refused = try s.request("POST", "/parse", body: body)
+        XCTAssertEqual(refused.status, 503, refused.text)
+        XCTAssertEqual(refused.headers["retry-after"], "1")
+        XCTAssertTrue(refused.text.contains("--max-in-flight"), refused.text)
+        XCTAssertEqual(try s.request("GET", "/health").status, 200)
+        try holding.send(body.dropFirst(5))
+        XCTAssertEqual(try holding.readResponse().status, 200)
+        XCTAssertEqual(try s.request("POST", "/parse", body: body).status, 200)
     }
 
     /// A client that stalls mid-request is cut off after --idle-timeout; a body declared too large is refused
@@ -289,6 +328,15 @@ final class Connection {
                 offset += n
             }
         }
+    }
+
+    /// What arrives within `timeout` seconds (at least one read), as text.
+    func readSome(timeout: Double) throws -> String {
+        var pollfd = Glibc.pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        guard poll(&pollfd, 1, Int32(timeout * 1000)) == 1 else { return "" }
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        let n = recv(fd, &buffer, buffer.count, 0)
+        return n > 0 ? String(decoding: buffer[0..<n], as: UTF8.self) : ""
     }
 
     /// Reads to the end of the connection (requests say `Connection: close`) and splits the response.
