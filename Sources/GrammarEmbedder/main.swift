@@ -58,6 +58,27 @@ for (path, text) in files {
 }
 source += "]\n"
 
+/// FNV-1a over every grammar file (path and text, each followed by a separator byte), in path order: the
+/// grammar set's name in `mediaparse --version`, computed here so that no process start pays for it.
+let setHex: String = {
+    var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+    func add(_ text: String) {
+        for byte in text.utf8 {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x100_0000_01B3
+        }
+        hash ^= 0xFF
+        hash = hash &* 0x100_0000_01B3
+    }
+    for (path, text) in files {
+        add(path)
+        add(text)
+    }
+    return String(hash, radix: 16)
+}()
+source += "\n/// FNV-1a over the grammar files above (see MediaParseVersion).\n"
+source += "let embeddedGrammarSetHash = \"\(String(repeating: "0", count: 16 - setHex.count) + setHex)\"\n"
+
 /// FNV-1a over the library's source files (their contents, in path order).
 var fingerprint: UInt64 = 0xCBF2_9CE4_8422_2325
 for path in arguments.dropFirst(3).sorted() where !path.hasSuffix("EmbeddedGrammars.swift") {
