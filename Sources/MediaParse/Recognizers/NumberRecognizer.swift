@@ -409,17 +409,33 @@ final class NumberRecognizer: Sendable {
 
     /// Entities of the glued forms a token is: "80er", "3rd", "x1,5", "seventies", "3." (a sign after digits).
     private func gluedEntities(_ tokens: [Token], at i: Int, session: ICUSession) -> [Entity] {
-        var out: [Entity] = []
         let token = tokens[i]
+        let touchesNext = i + 1 < tokens.count && tokens[i + 1].start == token.trailingEnd && token.trailingEnd > 0
+        if token.trailing.isEmpty, !touchesNext {
+            // The word alone: what it is depends on its key only, so it is remembered per key.
+            return session.cachedGlued(token.key) { gluedEntities(spellings: [(token.key, 1)], at: 0, session: session) }
+                .map { e in
+                    var e = e
+                    e.start += i
+                    e.end += i
+                    return e
+                }
+        }
         // The word, the word with the signs stuck to it, and the word with the next word when they touch
         // ("3.º" = 3 + "." + º, cut in two by the word breaker): (spelling, tokens it covers).
         var spellings = [(token.key, 1)]
         if !token.trailing.isEmpty {
             for n in 1...token.trailing.count { spellings.append((token.key + token.trailing.prefix(n), 1)) }
         }
-        if i + 1 < tokens.count, tokens[i + 1].start == token.trailingEnd, token.trailingEnd > 0 {
+        if touchesNext {
             spellings.append((token.key + token.trailing + tokens[i + 1].key, 2))
         }
+        return gluedEntities(spellings: spellings, at: i, session: session)
+    }
+
+    /// The glued forms `spellings` (spelling, tokens it covers) of the word at `i` are.
+    private func gluedEntities(spellings: [(String, Int)], at i: Int, session: ICUSession) -> [Entity] {
+        var out: [Entity] = []
         for (kind, form) in glued {
             for (word, width) in spellings where word.utf8.count > form.prefix.utf8.count + form.suffix.utf8.count
                 && word.utf8.starts(with: form.prefix.utf8) && word.utf8.reversed().starts(with: form.suffix.utf8.reversed()) {

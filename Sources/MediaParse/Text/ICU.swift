@@ -86,6 +86,18 @@ package final class ICUSession: @unchecked Sendable {
 
     private var spelledCache: [String: Double?] = [:]
     private var keyCache: [String: String] = [:]
+    private var gluedCache: [String: [Entity]] = [:]
+
+    /// The glued forms a word alone is (`NumberRecognizer`, at position 0), remembered for this session:
+    /// most words are asked again and again, and a language whose words end like its number forms
+    /// ("derde", "zestiger") would otherwise try every form on every such word.
+    func cachedGlued(_ word: String, _ make: () -> [Entity]) -> [Entity] {
+        if let hit = gluedCache[word] { return hit }
+        let entities = make()
+        if gluedCache.count > 16_384 { gluedCache.removeAll(keepingCapacity: true) }
+        gluedCache[word] = entities
+        return entities
+    }
 
     /// The matching form of a word `make` computes, remembered for this session.
     func cachedKey(_ word: String, _ make: () -> String) -> String {
