@@ -50,18 +50,8 @@ import zipfile
 from collections import deque
 from typing import Any, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple
 
-RESULT_FIELDS: Tuple[str, ...] = (
-    "intent",
-    "mediaType",
-    "mediaName",
-    "artistName",
-    "albumName",
-    "genreNames",
-    "appName",
-    "command",
-    "score",
-    "error",
-)
+from mediaparse.columns import MAIN_FIELDS as RESULT_FIELDS  # the package's flat columns, one list for both
+from mediaparse.columns import slot
 
 
 def result_schema_fields() -> List[Any]:
@@ -83,10 +73,9 @@ def result_schema_fields() -> List[Any]:
 def result_values(line: str) -> Tuple[Any, ...]:
     """The result columns' values for one JSON line."""
     result = json.loads(line)
-    search = result.get("mediaSearch") or {}
     values: List[Any] = []
     for name in RESULT_FIELDS:
-        value = result[name] if name in result else search.get(name)
+        value = slot(result, name)
         if name == "score" and value is not None:
             value = float(value)
         elif name == "genreNames" and value is not None:

@@ -74,6 +74,8 @@ enum StatusLine {
 /// `--progress` on a long batch from standard input: lines done, their rate and, when the input is a file
 /// of known size, how far through it; redrawn at most ten times a second, on a terminal only.
 final class BatchProgress {
+    /// Whether anything is drawn (`--progress` on a terminal): callers skip counting bytes otherwise.
+    var isEnabled: Bool { enabled }
     private let enabled: Bool
     private let totalBytes: Int?
     private let started = DispatchTime.now().uptimeNanoseconds
@@ -84,7 +86,7 @@ final class BatchProgress {
     init(enabled: Bool) {
         self.enabled = enabled && Terminal.isInteractive
         var info = stat()
-        if fstat(0, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, info.st_size > 0 {
+        if self.enabled, fstat(0, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, info.st_size > 0 {
             totalBytes = Int(info.st_size)
         } else {
             totalBytes = nil

@@ -8,10 +8,9 @@ import NIOHTTPTypes
 /// for any body over 1 KB) sends its body at once instead of waiting a second for an answer that never
 /// comes. A body the request's `Content-Length` already puts over the limit gets no `100`: the handler's
 /// 413 answers it without the body being sent.
-final class ExpectContinueHandler: ChannelDuplexHandler, RemovableChannelHandler {
+final class ExpectContinueHandler: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPRequestPart
     typealias InboundOut = HTTPRequestPart
-    typealias OutboundIn = HTTPResponsePart
     typealias OutboundOut = HTTPResponsePart
 
     private let maxBodyBytes: Int
@@ -30,10 +29,6 @@ final class ExpectContinueHandler: ChannelDuplexHandler, RemovableChannelHandler
             return
         }
         context.fireChannelRead(data)
-    }
-
-    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
-        context.write(data, promise: promise)
     }
 }
 

@@ -95,7 +95,7 @@ struct Parse: ParsableCommand {
             guard !batch.isEmpty else { return }
             let lines = batch
             batch.removeAll(keepingCapacity: true)
-            shown.add(lines: lines.count, bytes: lines.reduce(0) { $0 + $1.length + 1 })
+            if shown.isEnabled { shown.add(lines: lines.count, bytes: lines.reduce(0) { $0 + $1.length + 1 }) }
             if jobs == 1 || lines.count == 1 {
                 for line in lines { output.write(result(for: line, parser: parser).jsonLine(pretty: pretty)) }
                 return

@@ -41,18 +41,24 @@ def read_line_matching(stream, pattern, seconds):
     raise TimeoutError(f"no line matching {pattern!r} within {seconds} s")
 
 
+def started(command, pattern, seconds):
+    """Starts `command` and waits for a line of its standard error matching `pattern`; yields the match and
+    stops the process afterwards."""
+    process = subprocess.Popen(command, stderr=subprocess.PIPE, text=True)
+    try:
+        yield read_line_matching(process.stderr, pattern, seconds)
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+
+
 @pytest.fixture(scope="module")
 def server():
     if not os.path.exists(BINARY):
         pytest.fail(f"no mediaparse binary at {BINARY}: build it (swift build -c release) or set MEDIAPARSE_BINARY")
-    process = subprocess.Popen([BINARY, "serve", "--port", "0", "--locale", "en-US", "--locale", "de-DE"],
-                               stderr=subprocess.PIPE, text=True)
-    try:
-        found = read_line_matching(process.stderr, r"listening on (http://[\d.]+:\d+)", 300)
+    command = [BINARY, "serve", "--port", "0", "--locale", "en-US", "--locale", "de-DE"]
+    for found in started(command, r"listening on (http://[\d.]+:\d+)", 300):
         yield found.group(1)
-    finally:
-        process.terminate()
-        process.wait(timeout=10)
 
 
 @pytest.fixture(scope="module")
@@ -60,15 +66,12 @@ def browser():
     if CHROMIUM is None:
         pytest.fail("Chromium is not installed (apt-get install chromium)")
     profile = tempfile.mkdtemp(prefix="mp-chromium-")
-    process = subprocess.Popen([CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
-                                "--remote-debugging-port=0", f"--user-data-dir={profile}", "about:blank"],
-                               stderr=subprocess.PIPE, text=True)
+    command = [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
+               "--remote-debugging-port=0", f"--user-data-dir={profile}", "about:blank"]
     try:
-        found = read_line_matching(process.stderr, r"DevTools listening on ws://([\d.]+:\d+)/", 60)
-        yield found.group(1)
+        for found in started(command, r"DevTools listening on ws://([\d.]+:\d+)/", 60):
+            yield found.group(1)
     finally:
-        process.terminate()
-        process.wait(timeout=10)
         shutil.rmtree(profile, ignore_errors=True)
 
 
