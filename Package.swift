@@ -6,11 +6,15 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .library(name: "MediaParse", targets: ["MediaParse"]),
+        // Resolve against the app's own catalogue (SQLite through GRDB): a product of its own, so that an app
+        // that only parses builds neither SQLite nor GRDB.
+        .library(name: "MediaParseCatalog", targets: ["MediaParseCatalog"]),
         .executable(name: "mediaparse", targets: ["mediaparse"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
         // `mediaparse serve` only (the CLI target): the library depends on none of these.
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.0"),
@@ -36,18 +40,23 @@ let package = Package(
             dependencies: ["CICU", .product(name: "Yams", package: "Yams")],
             plugins: ["EmbedGrammars"]
         ),
+        // The resolution stage: a catalogue kept in SQLite, and the resolver that ranks its items for a request.
+        .target(
+            name: "MediaParseCatalog",
+            dependencies: ["MediaParse", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
         // Tooling beside the embeddable library: corpus files, the corpus tester and its reports, importers
         // of labelled sets, the benchmark. The CLI uses it; an app embedding the parser does not need it.
         .target(
             name: "MediaParseTools",
-            dependencies: ["MediaParse", .product(name: "Yams", package: "Yams")]
+            dependencies: ["MediaParse", "MediaParseCatalog", .product(name: "Yams", package: "Yams")]
         ),
         .executableTarget(
             name: "mediaparse",
-            dependencies: ["MediaParse", "MediaParseTools", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            dependencies: ["MediaParse", "MediaParseTools", "MediaParseCatalog", .product(name: "ArgumentParser", package: "swift-argument-parser"),
                            .product(name: "Hummingbird", package: "hummingbird"), .product(name: "NIOCore", package: "swift-nio"),
                            .product(name: "Logging", package: "swift-log"), .product(name: "NIOHTTPTypes", package: "swift-nio-extras")]
         ),
-        .testTarget(name: "MediaParseTests", dependencies: ["MediaParse", "MediaParseTools"]),
+        .testTarget(name: "MediaParseTests", dependencies: ["MediaParse", "MediaParseTools", "MediaParseCatalog"]),
     ]
 )

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import MediaParse
+import MediaParseCatalog
 import NIOCore
 
 /// The parsers a server holds: the `--locale` ones loaded at start, or every locale with a grammar loaded
@@ -85,6 +86,8 @@ struct ParseService: Sendable {
 
     let parsers: ParserSet
     let limits: Limits
+    /// The app's catalogue, for POST /resolve (`--catalog`).
+    var resolver: Resolver?
     static let maxAlternatives = 20
     /// About a millisecond of parsing (a text takes 50–100 µs).
     static let textsBetweenYields = 8
@@ -133,8 +136,12 @@ struct ParseService: Sendable {
         init(_ message: String) { self.init(.badRequest, message) }
     }
 
-    func parse(_ request: Request) async throws -> Response {
+    /// POST /parse, and POST /resolve (`resolving`): the same request, each result with its resolution.
+    func parse(_ request: Request, resolving: Bool = false) async throws -> Response {
         do {
+            if resolving, resolver == nil {
+                throw Refusal(.notFound, "this server has no catalogue: start it with --catalog FILE to use POST /resolve")
+            }
             // Refused before reading when the body says it is too large.
             if let declared = request.headers[.contentLength].flatMap({ Int($0) }), declared > limits.bodyBytes {
                 throw Refusal(.contentTooLarge, "the body is over \(limits.bodyBytes) bytes (--max-body-bytes)")
@@ -169,7 +176,15 @@ struct ParseService: Sendable {
                 let result = asked.userVocabulary.map {
                     parser.parse(text, alternatives: asked.alternatives, explain: asked.explain, userVocabulary: $0)
                 } ?? parser.parse(text, alternatives: asked.alternatives, explain: asked.explain)
-                lines.append(result.jsonLine())
+                var line = result
+                if resolving, let resolver {
+                    do {
+                        line.resolution = try resolver.resolve(result)
+                    } catch {
+                        line.error = "could not resolve: \(error)"
+                    }
+                }
+                lines.append(line.jsonLine())
             }
             return Self.json(.ok, asked.batch ? "[" + lines.joined(separator: ",") + "]" : lines[0])
         } catch let refusal as Refusal {

@@ -3,14 +3,17 @@ import Foundation
 import Hummingbird
 import Logging
 import MediaParse
+import MediaParseCatalog
 import NIOCore
 
 /// `mediaparse serve`: the parser as an HTTP service, for tools written in any language.
 struct Serve: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Serve the parser over HTTP: POST /parse, GET /locales, GET /health, and a playground page at GET /.",
+        abstract: "Serve the parser over HTTP: POST /parse, POST /resolve, GET /locales, GET /health, and a playground page at GET /.",
         discussion: """
             POST /parse takes {"text": "...", "locale": "de-DE", "alternatives": 2, "explain": false, "userVocabulary": {"mediaPlaylistTitle": ["..."]}} and answers the contract's result; with {"texts": ["...", ...]} instead of "text" it answers an array of results in the same order. Only "text" or "texts" is required. A request's userVocabulary is used for that request alone, in place of --user-vocabulary; the --global-vocabulary is shared by all.
+
+            POST /resolve takes the same body and answers the same results, each with its "resolution" against the --catalog given at start (404 when the server has none).
 
             Bad requests get a 4xx status and {"error": "..."} saying what is wrong; the server goes on. One line per request goes to standard error (the Common Log Format with the time taken in milliseconds last). SIGTERM or SIGINT stops it after the requests in flight are answered.
 
@@ -31,6 +34,8 @@ struct Serve: AsyncParsableCommand {
     var locale: [String] = []
 
     @OptionGroup(title: "Parser options") var options: ParserOptions
+
+    @OptionGroup(title: "Resolve") var catalogOptions: CatalogOptions
 
     @Option(help: ArgumentHelp("Largest request body accepted, in bytes.", valueName: "bytes"))
     var maxBodyBytes = 1 << 20
@@ -65,13 +70,22 @@ struct Serve: AsyncParsableCommand {
         } catch {
             exitWithMessage("mediaparse serve: \(error)", status: ExitStatus.dataError)
         }
-        let service = ParseService(parsers: parsers, limits: .init(bodyBytes: maxBodyBytes, texts: maxTexts))
+        var made = ParseService(parsers: parsers, limits: .init(bodyBytes: maxBodyBytes, texts: maxTexts))
+        do {
+            if let catalog = try catalogOptions.open(locale: parsers.defaultLocale, catalog: try options.catalog()) {
+                made.resolver = Resolver(catalog: catalog)
+            }
+        } catch {
+            exitWithMessage("mediaparse serve: \(error)", status: ExitStatus.dataError)
+        }
+        let service = made
         let router = Router(context: ServeContext.self)
         router.add(middleware: AccessLog())
         let draining = Draining()
         draining.watch()
         router.add(middleware: ServerRules(inFlight: InFlight(limit: maxInFlight), draining: draining))
         router.post("parse") { request, _ in try await service.parse(request) }
+        router.post("resolve") { request, _ in try await service.parse(request, resolving: true) }
         router.get("locales") { _, _ in service.locales() }
         router.get("health") { _, _ in service.health() }
         router.get("/") { _, _ in
@@ -100,8 +114,8 @@ struct Serve: AsyncParsableCommand {
 
 /// The server's paths and the method each takes (for 405 answers and the 404 message).
 enum Endpoints {
-    static let methods: [String: String] = ["/parse": "POST", "/locales": "GET, HEAD", "/health": "GET, HEAD", "/": "GET, HEAD"]
-    static let list = "POST /parse, GET /locales, GET /health, GET / (the playground)"
+    static let methods: [String: String] = ["/parse": "POST", "/resolve": "POST", "/locales": "GET, HEAD", "/health": "GET, HEAD", "/": "GET, HEAD"]
+    static let list = "POST /parse, POST /resolve, GET /locales, GET /health, GET / (the playground)"
 }
 
 /// The request context: Hummingbird's own, plus the peer's address for the request log.

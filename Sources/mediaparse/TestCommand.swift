@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import MediaParse
+import MediaParseCatalog
 import MediaParseTools
 
 /// `mediaparse test`: regression testing of grammars against labelled utterances.
@@ -61,6 +62,9 @@ struct Test: ParsableCommand {
     @Flag(help: "Fail when a language with a grammar has no case of a request kind (Corpus/kinds.yaml).")
     var requireKinds = false
 
+    @Flag(help: "Leave out the resolution corpora (resolve/requests.yaml: a catalogue and requests with the item each must find).")
+    var skipResolve = false
+
     func validate() throws {
         if updateBaseline, baseline == nil { throw ValidationError("--update-baseline needs --baseline FILE") }
         if maxFailures < 0 { throw ValidationError("--max-failures takes 0 or more") }
@@ -82,6 +86,11 @@ struct Test: ParsableCommand {
             cases = try loadCases(knownKinds: kinds?.ids)
         } catch let error as GrammarError {
             fail("\(error)")
+        }
+        if cases.isEmpty, format == .corpus, roots.allSatisfy(ResolutionCorpus.isRequestsFile) {
+            // Resolution corpora named alone.
+            if runResolutionCorpora() { throw ExitCode(1) }
+            return
         }
         guard !cases.isEmpty else { fail("no labelled utterances found in \(roots.joined(separator: ", "))") }
         let fileCount = Set(cases.map(\.location.file)).count
@@ -119,6 +128,8 @@ struct Test: ParsableCommand {
             kindsMissing = reports.contains { !$0.missing.isEmpty }
         }
 
+        let resolutionFailed = format == .corpus && !skipResolve ? runResolutionCorpora() : false
+
         if let junit { try write(report.junitXML(), to: junit) }
         if let json { try write(report.figuresJSON(), to: json) }
 
@@ -140,11 +151,47 @@ struct Test: ParsableCommand {
         }
         print("\(run.outcomes.count - failures.count) passed, \(failures.count) failed")
         var failed = baseline != nil && !updateBaseline ? !regressions.isEmpty : !failures.isEmpty
+        if resolutionFailed { failed = true }
         if requireKinds, kindsMissing {
             print("some request kinds have no case (--require-kinds)")
             failed = true
         }
         if failed { throw ExitCode(1) }
+    }
+
+    /// Scores every resolution corpus under the roots (or named as a path): top-1, top-5 and notFound
+    /// per locale, by trap, and the misses. True when one is below the targets or cannot be run.
+    private func runResolutionCorpora() -> Bool {
+        var files: [String] = []
+        for root in roots {
+            if ResolutionCorpus.isRequestsFile(root) { files.append(root) } else { files += ResolutionCorpus.files(under: root) }
+        }
+        guard !files.isEmpty else { return false }
+        let t = ResolutionScore.targets
+        print("\nResolution corpora (targets: top-1 \(t.top1), top-5 \(t.top5), absent -> notFound \(t.notFound)):")
+        var failed = false
+        var misses: [String] = []
+        for file in files.sorted() {
+            do {
+                let corpus = try ResolutionCorpus(path: file)
+                let score = try ResolutionScorer.score(corpus, catalog: try options.catalog(), cacheCompiledGrammar: true)
+                print((score.meetsTargets ? "  ok   " : "  FAIL ") + score.summaryLine)
+                for p in score.problems.prefix(5) { print("       catalogue row skipped: \(p)") }
+                if !score.problems.isEmpty { failed = true }
+                if !score.meetsTargets { failed = true }
+                if figures { for line in score.trapLines { print("     " + line) } }
+                misses += score.misses.map(score.missText)
+            } catch {
+                print("  FAIL \(file): \(error)")
+                failed = true
+            }
+        }
+        if !misses.isEmpty {
+            print("\nResolution misses (\(misses.count)):")
+            for m in misses.prefix(maxFailures) { print(m) }
+            if misses.count > maxFailures { print("… and \(misses.count - maxFailures) more (--max-failures)") }
+        }
+        return failed
     }
 
     /// What to test: the paths given, else `--corpus`, else `Corpus` here.
@@ -167,10 +214,11 @@ struct Test: ParsableCommand {
             }
             if isDirectory.boolValue {
                 for case let f as String in FileManager.default.enumerator(atPath: root) ?? NSEnumerator()
-                where extensions.contains((f as NSString).pathExtension) && !(format == .corpus && RequestKinds.isTableFile(f)) {
+                where extensions.contains((f as NSString).pathExtension)
+                    && !(format == .corpus && (RequestKinds.isTableFile(f) || ResolutionCorpus.isResolutionPath(f))) {
                     files.append((root as NSString).appendingPathComponent(f))
                 }
-            } else {
+            } else if !(format == .corpus && ResolutionCorpus.isRequestsFile(root)) {
                 files.append(root)
             }
         }

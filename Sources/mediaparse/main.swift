@@ -18,7 +18,7 @@ struct MediaParseCommand: ParsableCommand {
             Exit status: 0; 64 for bad arguments or an unsupported locale; 65 for a bad grammar or vocabulary file (the message names the file, line and column).
             """,
         version: "mediaparse \(MediaParseVersion.description)",
-        subcommands: [Parse.self, Test.self, Lint.self, Bench.self, Serve.self, Locales.self],
+        subcommands: [Parse.self, Resolve.self, CatalogCommand.self, Test.self, Lint.self, Bench.self, Serve.self, Locales.self],
         defaultSubcommand: Parse.self
     )
 

@@ -41,6 +41,35 @@ public struct LanguageProfile: Sendable {
     /// words that, written with a capital before free text, still start a name there (articles,
     /// politeness, fillers: "spiel Bitte bleib", "von Die Toten Hosen"), in matching form. Empty: any word.
     var nameStartWords: [String] = []
+    /// How `resolve` compares catalogue titles with what was asked (`resolve:` in `locale.yaml`).
+    public var matching = MatchingRules()
+}
+
+/// How a language's titles and requests are compared when a request is resolved against a catalogue:
+/// the words people add to titles or leave out of them. Texts as written in `locale.yaml`; the name keys
+/// cut and fold them like any other text.
+public struct MatchingRules: Sendable {
+    /// Words that all mean "and" in a title ("&", "and", "+", "'n'"): read as one word.
+    public var andWords: [String] = []
+    /// Words that mark a part of a title people don't say ("Deluxe Edition", "Remastered 2011", "Live"):
+    /// a bracketed or dash-separated part that holds one is left out of the title's main key.
+    public var variantWords: [String] = []
+    /// Words that introduce a featured artist ("feat.", "ft."): what follows is a second artist.
+    public var featureWords: [String] = []
+    /// Words at either end of a title or request that people add or leave out ("podcast", "audiobook").
+    public var noiseWords: [String] = []
+    /// Rewrites of a folded word before its sound-alike key is taken ("ph" -> "f"), in order.
+    public var soundRewrites: [(from: String, to: String)] = []
+    /// An ICU transliterator the sound-alike key goes through first ("Han-Latin; Latin-ASCII": pinyin).
+    public var soundTransform: String?
+    /// Keep vowels in the sound-alike key (where dropping them leaves too little).
+    public var soundKeepsVowels = false
+    /// An ICU transliterator every word goes through before it is compared ("Katakana-Hiragana").
+    public var transform: String?
+    /// Where the transliterators were named, for errors.
+    var transformLocation: SourceLocation?
+
+    public init() {}
 }
 
 /// How a language says numbers beyond what ICU's spell-out rules read by themselves, as written in
@@ -123,7 +152,7 @@ extension LanguageProfile {
             let entries = try yaml.mapping(root, "locale.yaml")
             try yaml.checkKeys(entries, allowed: ["locale", "fallback", "default_region", "icu_locale", "split_suffixes",
                                                   "split_prefixes", "character_words", "transform", "articles", "numbers",
-                                                  "skip_words", "optional_words", "extra_words", "name_start_words"],
+                                                  "skip_words", "optional_words", "extra_words", "name_start_words", "resolve"],
                                in: "locale.yaml")
             for e in entries {
                 switch e.key {
@@ -139,6 +168,7 @@ extension LanguageProfile {
                 case "numbers": try readNumbers(e.value, yaml: yaml, into: &profile.numbers)
                 case "skip_words": profile.skipWords = try yaml.strings(e.value, "skip_words")
                 case "optional_words": profile.optionalWords = try yaml.strings(e.value, "optional_words")
+                case "resolve": try readMatching(e.value, yaml: yaml, into: &profile.matching)
                 case "name_start_words": profile.nameStartWords = try yaml.strings(e.value, "name_start_words").map(matchingForm)
                 case "extra_words":
                     let n = try yaml.int(e.value, "extra_words")
@@ -151,6 +181,45 @@ extension LanguageProfile {
             }
         }
         return profile
+    }
+
+    private static func readMatching(_ node: Node, yaml: YAMLFile, into rules: inout MatchingRules) throws {
+        let entries = try yaml.mapping(node, "resolve")
+        try yaml.checkKeys(entries, allowed: ["and_words", "variant_words", "feature_words", "noise_words", "sound_alike", "transform"],
+                           in: "resolve")
+        for e in entries {
+            switch e.key {
+            case "and_words": rules.andWords = try yaml.strings(e.value, "and_words")
+            case "variant_words": rules.variantWords = try yaml.strings(e.value, "variant_words")
+            case "feature_words": rules.featureWords = try yaml.strings(e.value, "feature_words")
+            case "noise_words": rules.noiseWords = try yaml.strings(e.value, "noise_words")
+            case "transform":
+                let id = e.value.null != nil ? "" : try yaml.string(e.value, "transform")
+                rules.transform = id.isEmpty ? nil : id
+                rules.transformLocation = yaml.location(e.value)
+            case "sound_alike":
+                let sound = try yaml.mapping(e.value, "sound_alike")
+                try yaml.checkKeys(sound, allowed: ["rewrites", "transform", "keep_vowels"], in: "sound_alike")
+                for s in sound {
+                    switch s.key {
+                    case "keep_vowels": rules.soundKeepsVowels = try yaml.bool(s.value, "keep_vowels")
+                    case "transform":
+                        let id = s.value.null != nil ? "" : try yaml.string(s.value, "transform")
+                        rules.soundTransform = id.isEmpty ? nil : id
+                        rules.transformLocation = yaml.location(s.value)
+                    default:
+                        rules.soundRewrites = try yaml.sequence(s.value, "rewrites").map { pair in
+                            let two = try yaml.strings(pair, "a rewrite")
+                            guard two.count == 2, !two[0].isEmpty else {
+                                throw GrammarError("a rewrite is a pair [from, to], like [ph, f]", at: yaml.location(pair))
+                            }
+                            return (matchingForm(two[0]), matchingForm(two[1]))
+                        }
+                    }
+                }
+            default: break
+            }
+        }
     }
 
     private static func readNumbers(_ node: Node, yaml: YAMLFile, into numbers: inout NumberForms) throws {

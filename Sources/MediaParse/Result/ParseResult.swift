@@ -149,6 +149,8 @@ public struct ParseResult: Codable, Sendable, Hashable {
     public var volumeStep: Double?
     /// Extension: where to play or which player to control.
     public var target: Target?
+    /// What the request resolved to in the app's catalogue (`mediaparse resolve`; absent from a parse).
+    public var resolution: Resolution?
     public var spans: Spans?
     public var vocabulary: [VocabularyUse]?
     public var score: Double?

@@ -130,11 +130,11 @@ public struct CorpusFile: Sendable {
     }
 
     /// Every corpus file (`*.yaml`) under `directory`, sorted by path (the table of request kinds,
-    /// `kinds.yaml`, is not one).
+    /// `kinds.yaml`, and the resolution corpora under `resolve/` are not).
     public static func files(under directory: String) -> [String] {
         guard let walker = FileManager.default.enumerator(atPath: directory) else { return [] }
         return walker.compactMap { $0 as? String }
-            .filter { ($0.hasSuffix(".yaml") || $0.hasSuffix(".yml")) && !RequestKinds.isTableFile($0) }
+            .filter { ($0.hasSuffix(".yaml") || $0.hasSuffix(".yml")) && !RequestKinds.isTableFile($0) && !ResolutionCorpus.isResolutionPath($0) }
             .map { (directory as NSString).appendingPathComponent($0) }
             .sorted()
     }

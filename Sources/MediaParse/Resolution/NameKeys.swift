@@ -1,0 +1,252 @@
+import Foundation
+
+/// A name as resolve compares it: words in matching form (case, accents and width folded, the locale's
+/// transform applied), numbers in words or digits and ordinals as digits ("eighty-first", "81st" -> "81"),
+/// "and" words left out ("&", "and", "und"), and a leading article and noise words at either end left out
+/// ("the", "podcast").
+public struct NameKey: Sendable, Hashable {
+    /// The words, in order.
+    public var words: [String]
+    /// The sound-alike key of each word ("son" and "sun" -> "sn").
+    public var sounds: [String]
+
+    public init(words: [String], sounds: [String]) {
+        self.words = words
+        self.sounds = sounds
+    }
+
+    /// The words joined by spaces (the form stored and compared).
+    public var text: String { words.joined(separator: " ") }
+    /// The words joined without spaces, so "AC/DC" and "acdc" meet.
+    public var compact: String { words.joined() }
+    public var isEmpty: Bool { words.isEmpty }
+}
+
+/// The keys of a catalogue title: the main key without the parts people don't say ("(Deluxe Edition)",
+/// "- Remastered 2011", "(feat. X)"), the full key when it differs, and the featured artists.
+public struct TitleKeys: Sendable, Hashable {
+    public var main: NameKey
+    /// The key of the whole title, when leaving out variant parts changed it.
+    public var full: NameKey?
+    /// Artists named after a feature word ("feat. Rihanna" -> "rihanna").
+    public var featured: [NameKey]
+}
+
+/// Makes name keys for one language, from its `locale.yaml` (`articles`, `numbers`, and `resolve:`).
+///
+/// Catalogue titles and request names go through the same maker, so whatever it folds, both sides fold.
+package final class NameKeyMaker: Sendable {
+    let runtime: LanguageRuntime
+    let rules: MatchingRules
+    /// Sessions of the sound-alike transliterator (pinyin for Chinese), when the language names one.
+    private let soundPool: ICUSessionPool?
+    /// Sessions of the comparison transliterator (kana folding for Japanese), when the language names one.
+    private let comparePool: ICUSessionPool?
+    private let andWords: [[String]]
+    private let variantWords: [[String]]
+    private let featureWords: [[String]]
+    private let noiseWords: [[String]]
+    private let articles: [[String]]
+
+    /// The maker of `locale` as `catalog`'s `locale.yaml` files describe it.
+    package convenience init(locale: String, catalog: GrammarCatalog = .builtIn) throws {
+        try self.init(runtime: try LanguageRuntime.load(locale: locale, catalog: catalog).runtime)
+    }
+
+    init(runtime: LanguageRuntime) throws {
+        self.runtime = runtime
+        let rules = runtime.profile.matching
+        self.rules = rules
+        func pool(_ id: String?) throws -> ICUSessionPool? {
+            guard let id else { return nil }
+            do {
+                return try ICUSessionPool(locale: runtime.profile.icuLocale, transform: id)
+            } catch {
+                throw GrammarError("ICU has no transliterator '\(id)' (\(error)); see ICU's list of transform IDs, e.g. Katakana-Hiragana",
+                                   at: rules.transformLocation ?? SourceLocation(file: "locale.yaml"))
+            }
+        }
+        soundPool = try pool(rules.soundTransform)
+        comparePool = try pool(rules.transform)
+        let tokenizer = runtime.tokenizer
+        func phrases(_ texts: [String]) -> [[String]] {
+            runtime.pool.withSession { session in
+                texts.map { tokenizer.words(of: $0, session: session) }.filter { !$0.isEmpty }.sorted { $0.count > $1.count }
+            }
+        }
+        andWords = phrases(rules.andWords)
+        variantWords = phrases(rules.variantWords)
+        featureWords = phrases(rules.featureWords)
+        noiseWords = phrases(rules.noiseWords)
+        articles = phrases(runtime.profile.articles)
+    }
+
+    /// The key of a name as said or written (a request's name, an artist, an album, an alias).
+    package func name(_ text: String) -> NameKey {
+        runtime.pool.withSession { session in key(of: words(text, session: session)) }
+    }
+
+    /// The keys of a catalogue title, or of a request's name (which may say "the deluxe edition" too).
+    package func title(_ text: String) -> TitleKeys {
+        runtime.pool.withSession { session in
+            var mainWords: [String] = []
+            var featured: [NameKey] = []
+            var dropped = false
+            for part in Self.parts(of: text) {
+                var w = words(part.text, session: session)
+                // "Song feat. X" (no brackets): what follows the feature word is an artist.
+                if let at = firstIndex(ofAny: featureWords, in: w) {
+                    let artists = Array(w[(at.index + at.length)...])
+                    if !artists.isEmpty { featured.append(key(of: artists)) }
+                    w = Array(w[..<at.index])
+                    dropped = true
+                    if w.isEmpty { continue }
+                }
+                if part.isSide, firstIndex(ofAny: variantWords, in: w) != nil {
+                    dropped = true
+                    continue
+                }
+                mainWords += w
+            }
+            let main = key(of: mainWords)
+            guard dropped else { return TitleKeys(main: main, full: nil, featured: featured) }
+            let full = key(of: words(text, session: session))
+            return TitleKeys(main: main.isEmpty ? full : main, full: full == main ? nil : full, featured: featured)
+        }
+    }
+
+    // MARK: - Words
+
+    /// The words of `text` in matching form, numbers as digits.
+    private func words(_ text: String, session: ICUSession) -> [String] {
+        let tokens = runtime.tokenizer.tokenize(text, session: session).tokens
+        guard !tokens.isEmpty else { return [] }
+        var out: [String] = []
+        // Numbers in words or digits, ordinals: the longest readings that do not overlap, as digits.
+        let entities = runtime.numbers.recognize(tokens, session: session)
+            .filter { ($0.kind == .number || $0.kind == .ordinal) && $0.value.number.map { $0 >= 0 && $0 == $0.rounded() && $0 < 1e9 } == true }
+            .sorted { ($0.end - $0.start, -$0.start) > ($1.end - $1.start, -$1.start) }
+        var replacement = [Int: (end: Int, digits: String)]()
+        var taken = [Bool](repeating: false, count: tokens.count)
+        for e in entities where !taken[e.start..<e.end].contains(true) {
+            // One digit word alone is its own digits already; a single word like "one" in a title stays a
+            // number too, so "The One" and "The 1" meet.
+            for i in e.start..<e.end { taken[i] = true }
+            replacement[e.start] = (e.end, String(Int(e.value.number!)))
+        }
+        var i = 0
+        while i < tokens.count {
+            if let r = replacement[i] {
+                out.append(r.digits)
+                i = r.end
+            } else {
+                out.append(compareForm(tokens[i].key))
+                i += 1
+            }
+        }
+        return out
+    }
+
+    private func compareForm(_ word: String) -> String {
+        guard let comparePool, !word.utf8.allSatisfy({ $0 < 0x80 }) else { return word }
+        return comparePool.withSession { session in
+            session.cachedKey(word) {
+                let t = session.transformed(word)
+                return t.isEmpty ? word : t
+            }
+        }
+    }
+
+    /// The key of words: "and" words out, noise words off both ends, one leading article off (never all).
+    private func key(of input: [String]) -> NameKey {
+        var w = input
+        var i = 0
+        var kept: [String] = []
+        while i < w.count {
+            if let n = match(andWords, in: w, at: i) { i += n; continue }
+            kept.append(w[i])
+            i += 1
+        }
+        w = kept
+        var changed = true
+        while changed {
+            changed = false
+            for n in noiseWords where n.count < w.count {
+                if Array(w.prefix(n.count)) == n { w.removeFirst(n.count); changed = true }
+                if n.count < w.count, Array(w.suffix(n.count)) == n { w.removeLast(n.count); changed = true }
+            }
+        }
+        for a in articles where a.count < w.count && Array(w.prefix(a.count)) == a {
+            w.removeFirst(a.count)
+            break
+        }
+        if w.isEmpty { w = input }
+        return NameKey(words: w, sounds: w.map(sound))
+    }
+
+    /// The sound-alike key of one word: the transform (pinyin), the rewrites, then vowels after the first
+    /// letter and doubled letters dropped.
+    package func sound(_ word: String) -> String {
+        var s = word
+        if let soundPool, !s.utf8.allSatisfy({ $0 < 0x80 }) {
+            let w = s
+            s = soundPool.withSession { session in session.cachedKey(w) { matchingForm(session.transformed(w)) } }
+        }
+        for r in rules.soundRewrites where s.contains(r.from) { s = s.replacingOccurrences(of: r.from, with: r.to) }
+        var out = ""
+        var last: Character?
+        for (n, c) in s.enumerated() where c != " " && c != "-" && c != "'" {
+            if !rules.soundKeepsVowels, n > 0, "aeiouy".contains(c) { last = c; continue }
+            if c != last { out.append(c) }
+            last = c
+        }
+        return out.isEmpty ? s : out
+    }
+
+    private func match(_ phrases: [[String]], in words: [String], at i: Int) -> Int? {
+        for p in phrases where i + p.count <= words.count && Array(words[i..<(i + p.count)]) == p { return p.count }
+        return nil
+    }
+
+    private func firstIndex(ofAny phrases: [[String]], in words: [String]) -> (index: Int, length: Int)? {
+        guard !phrases.isEmpty else { return nil }
+        for i in words.indices { if let n = match(phrases, in: words, at: i) { return (i, n) } }
+        return nil
+    }
+
+    // MARK: - Parts of a title
+
+    /// A title cut into its main text and side parts: text in brackets, and what follows a dash set off by
+    /// spaces ("Yesterday - Remastered 2009").
+    static func parts(of text: String) -> [(text: String, isSide: Bool)] {
+        var parts: [(String, Bool)] = []
+        var current = ""
+        var depth = 0
+        let opening: Set<Character> = ["(", "[", "{", "（", "【", "「"], closing: Set<Character> = [")", "]", "}", "）", "】", "」"]
+        let chars = Array(text)
+        var i = 0
+        var afterDash = false
+        func flush(side: Bool) {
+            if !current.trimmingCharacters(in: .whitespaces).isEmpty { parts.append((current, side)) }
+            current = ""
+        }
+        while i < chars.count {
+            let c = chars[i]
+            if opening.contains(c) {
+                flush(side: depth > 0 || afterDash)
+                depth += 1
+            } else if closing.contains(c), depth > 0 {
+                depth -= 1
+                flush(side: true)
+            } else if depth == 0, !afterDash, "-–—".contains(c), i > 0, chars[i - 1] == " ", i + 1 < chars.count, chars[i + 1] == " " {
+                flush(side: false)
+                afterDash = true
+            } else {
+                current.append(c)
+            }
+            i += 1
+        }
+        flush(side: depth > 0 || afterDash)
+        return parts
+    }
+}

@@ -1,0 +1,237 @@
+import Foundation
+import GRDB
+import MediaParse
+
+/// What can go wrong with a catalogue file, each with what to do next.
+public enum CatalogError: Error, Sendable, CustomStringConvertible {
+    case unreadable(String)
+    case notSQLite(String)
+    case notACatalogue(String)
+    case newerSchema(String, [String])
+    case readOnly(String)
+    case diskFull(String)
+    case database(String, String)
+
+    public var description: String {
+        switch self {
+        case let .unreadable(p): return "\(p): cannot read the file"
+        case let .notSQLite(p):
+            return "\(p): not a SQLite catalogue; give a .jsonl or .csv file to read it in memory, or build the SQLite file with `mediaparse catalog import`"
+        case let .notACatalogue(p): return "\(p): a SQLite file, but not a MediaParse catalogue (it has no catalogue tables); build one with `mediaparse catalog import`"
+        case let .newerSchema(p, ids):
+            return "\(p): made by a newer mediaparse (schema \(ids.joined(separator: ", "))); use that version, or import the items again into a new file"
+        case let .readOnly(p): return "\(p): the catalogue cannot be written (read-only file or folder); import into a file you may write"
+        case let .diskFull(p): return "\(p): the disk is full; the catalogue is as it was before this import"
+        case let .database(p, m): return "\(p): \(m)"
+        }
+    }
+}
+
+/// What an import did.
+public struct ImportSummary: Sendable, Hashable {
+    /// Rows read and stored (new or replacing an item of the same identifier).
+    public var imported = 0
+    /// Of those, rows that replaced an item already there.
+    public var replaced = 0
+    /// Rows that could not be read, each with file:line (skipped).
+    public var problems: [CatalogProblem] = []
+}
+
+/// Counts of a catalogue.
+public struct CatalogStats: Sendable, Hashable, Codable {
+    public var locale: String
+    public var items: Int
+    /// Items per media type.
+    public var types: [String: Int]
+    public var schema: String
+}
+
+/// An app's catalogue kept in SQLite (through GRDB): the items, the keys of every name they answer to,
+/// and a full-text index (FTS5) of those keys that finds candidates for a request.
+///
+/// The schema is versioned by GRDB's migrator ("v1" …); a file made by a newer version is refused with a
+/// clear error. An import runs in one transaction: a process killed in the middle leaves the catalogue as
+/// it was before.
+public final class Catalog: Sendable {
+    /// The locale whose rules make keys for items without a `language`, and for requests by default.
+    public let locale: String
+    /// Where the catalogue lives ("memory" for one read from a JSON Lines or CSV file).
+    public let path: String
+    let db: any DatabaseWriter
+    let keys: KeyMakers
+
+    private init(db: any DatabaseWriter, locale: String, path: String, catalog: GrammarCatalog) {
+        self.db = db
+        self.locale = locale
+        self.path = path
+        keys = KeyMakers(defaultLocale: locale, catalog: catalog)
+    }
+
+    static var migrator: DatabaseMigrator {
+        var m = DatabaseMigrator()
+        m.registerMigration("v1") { db in
+            try db.execute(sql: """
+                CREATE TABLE info (name TEXT PRIMARY KEY, value TEXT NOT NULL);
+                -- One row per item, as imported, and its name keys (field TAB words TAB sounds, a line each).
+                CREATE TABLE item (
+                    id INTEGER PRIMARY KEY,
+                    identifier TEXT NOT NULL UNIQUE,
+                    type TEXT NOT NULL,
+                    title TEXT NOT NULL,
+                    artist TEXT,
+                    album TEXT,
+                    genres TEXT,
+                    releaseDate TEXT,
+                    releaseDay TEXT,
+                    popularity REAL NOT NULL DEFAULT 0,
+                    language TEXT,
+                    aliases TEXT,
+                    keys TEXT NOT NULL
+                );
+                -- Every name an item answers to, by its key: the exact lookups.
+                CREATE TABLE name (key TEXT NOT NULL, itemId INTEGER NOT NULL, field TEXT NOT NULL,
+                                   PRIMARY KEY (key, itemId, field)) WITHOUT ROWID;
+                CREATE INDEX name_item ON name(itemId);
+                CREATE TABLE genre (key TEXT NOT NULL, itemId INTEGER NOT NULL, PRIMARY KEY (key, itemId)) WITHOUT ROWID;
+                CREATE INDEX genre_item ON genre(itemId);
+                -- The words and sound-alike keys of all of an item's names: candidates for a request.
+                CREATE VIRTUAL TABLE item_fts USING fts5(words, sounds, detail = column, tokenize = 'unicode61 remove_diacritics 0');
+                """)
+        }
+        return m
+    }
+
+    /// A catalogue in memory, empty (import rows into it).
+    public static func inMemory(locale: String, catalog: GrammarCatalog = .builtIn) throws -> Catalog {
+        let queue = try DatabaseQueue()
+        try migrator.migrate(queue)
+        try queue.write { try $0.execute(sql: "INSERT INTO info VALUES ('locale', ?)", arguments: [locale]) }
+        return Catalog(db: queue, locale: locale, path: "memory", catalog: catalog)
+    }
+
+    /// Opens the SQLite catalogue at `path`; creates it when `create` and it does not exist.
+    ///
+    /// - Parameter locale: the locale of a new catalogue (an existing one keeps its own).
+    /// - Throws: `CatalogError` when the file is not SQLite, not a catalogue, of a newer schema, or cannot be
+    ///   written where writing is needed.
+    public static func open(path: String, create: Bool = false, locale: String = "en-US",
+                            readOnly: Bool = false, catalog: GrammarCatalog = .builtIn) throws -> Catalog {
+        let exists = FileManager.default.fileExists(atPath: path)
+        if !exists && !create { throw CatalogError.unreadable(path) }
+        if exists {
+            guard let handle = FileHandle(forReadingAtPath: path) else { throw CatalogError.unreadable(path) }
+            let head = (try? handle.read(upToCount: 16)) ?? Data()
+            try? handle.close()
+            // An empty file is a new catalogue; anything else must start like SQLite.
+            if !head.isEmpty, head != Data("SQLite format 3\0".utf8) { throw CatalogError.notSQLite(path) }
+        }
+        var config = Configuration()
+        config.readonly = readOnly
+        config.busyMode = .timeout(5)
+        do {
+            let pool = try DatabasePool(path: path, configuration: config)
+            let (completed, superseded, tables) = try pool.read { db in
+                (try migrator.completedMigrations(db), try migrator.hasBeenSuperseded(db),
+                 try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master WHERE name NOT LIKE 'sqlite_%'") ?? 0)
+            }
+            if superseded { throw CatalogError.newerSchema(path, completed) }
+            // Tables but none of ours: somebody else's database. No tables: a new catalogue, if asked for.
+            if completed.isEmpty, tables > 0 || !create { throw CatalogError.notACatalogue(path) }
+            if !readOnly { try migrator.migrate(pool) }
+            let stored = try pool.read { try String.fetchOne($0, sql: "SELECT value FROM info WHERE name = 'locale'") }
+            if stored == nil, !readOnly {
+                try pool.write { try $0.execute(sql: "INSERT INTO info VALUES ('locale', ?)", arguments: [locale]) }
+            }
+            return Catalog(db: pool, locale: stored ?? locale, path: path, catalog: catalog)
+        } catch let error as DatabaseError {
+            throw Self.translate(error, path: path)
+        }
+    }
+
+    /// A JSON Lines or CSV file read into a catalogue in memory; bad rows are in `problems`.
+    public static func load(file: String, locale: String, catalog: GrammarCatalog = .builtIn) throws -> (catalog: Catalog, summary: ImportSummary) {
+        let c = try inMemory(locale: locale, catalog: catalog)
+        let (rows, problems) = try CatalogFile.rows(path: file)
+        var summary = try c.importRows(rows)
+        summary.problems = problems
+        return (c, summary)
+    }
+
+    static func translate(_ error: DatabaseError, path: String) -> CatalogError {
+        switch error.resultCode {
+        case .SQLITE_NOTADB: return .notSQLite(path)
+        case .SQLITE_READONLY, .SQLITE_CANTOPEN, .SQLITE_PERM: return .readOnly(path)
+        case .SQLITE_FULL: return .diskFull(path)
+        default: return .database(path, error.message ?? "\(error)")
+        }
+    }
+
+    // MARK: - Import
+
+    /// Stores `rows`, each replacing an item of the same identifier, in one transaction: all or nothing.
+    public func importRows(_ rows: [CatalogRow]) throws -> ImportSummary {
+        // The keys are made first, on every core (the costly part: words, numbers, sound-alikes).
+        let keyed = keys.keys(for: rows)
+        var summary = ImportSummary()
+        do {
+            try db.write { db in
+                let findItem = try db.cachedStatement(sql: "SELECT id FROM item WHERE identifier = ?")
+                let insertItem = try db.cachedStatement(sql: """
+                    INSERT INTO item (identifier, type, title, artist, album, genres, releaseDate, releaseDay, popularity, language, aliases, keys)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """)
+                let insertName = try db.cachedStatement(sql: "INSERT OR IGNORE INTO name (key, itemId, field) VALUES (?, ?, ?)")
+                let insertGenre = try db.cachedStatement(sql: "INSERT OR IGNORE INTO genre (key, itemId) VALUES (?, ?)")
+                let insertText = try db.cachedStatement(sql: "INSERT INTO item_fts (rowid, words, sounds) VALUES (?, ?, ?)")
+                for (row, k) in zip(rows, keyed) {
+                    if let old = try Int64.fetchOne(findItem, arguments: [row.identifier]) {
+                        try db.execute(sql: "DELETE FROM item WHERE id = ?; DELETE FROM name WHERE itemId = ?; DELETE FROM genre WHERE itemId = ?; DELETE FROM item_fts WHERE rowid = ?",
+                                       arguments: [old, old, old, old])
+                        summary.replaced += 1
+                    }
+                    try insertItem.execute(arguments: [
+                        row.identifier, row.type, row.title, row.artist, row.album, Self.joinList(row.genres),
+                        row.releaseDate, row.releaseDate.flatMap(CatalogRow.releaseDay), row.popularity ?? 0, row.language,
+                        Self.joinList(row.aliases), k.encoded,
+                    ])
+                    let id = db.lastInsertedRowID
+                    for (field, key) in k.names where !key.isEmpty { try insertName.execute(arguments: [key.text, id, field.rawValue]) }
+                    for g in k.genres { try insertGenre.execute(arguments: [g, id]) }
+                    try insertText.execute(arguments: [id, k.ftsWords, k.ftsSounds])
+                    summary.imported += 1
+                }
+                try db.execute(sql: "INSERT OR REPLACE INTO info VALUES ('modified', ?)", arguments: [ISO8601DateFormatter().string(from: Date())])
+            }
+        } catch let error as DatabaseError {
+            throw Self.translate(error, path: path)
+        }
+        return summary
+    }
+
+    static func joinList(_ list: [String]?) -> String? {
+        guard let list, !list.isEmpty else { return nil }
+        return list.joined(separator: "\u{1F}")
+    }
+
+    static func splitList(_ text: String?) -> [String] {
+        text.map { $0.split(separator: "\u{1F}").map(String.init) } ?? []
+    }
+
+    // MARK: - Reading
+
+    /// Counts of the catalogue.
+    public func stats() throws -> CatalogStats {
+        do {
+            return try db.read { db in
+                var types: [String: Int] = [:]
+                for row in try Row.fetchAll(db, sql: "SELECT type, count(*) AS n FROM item GROUP BY type") {
+                    types[row["type"]] = row["n"]
+                }
+                let schema = try Self.migrator.completedMigrations(db).last ?? "none"
+                return CatalogStats(locale: locale, items: types.values.reduce(0, +), types: types, schema: schema)
+            }
+        } catch let error as DatabaseError {
+            throw Self.translate(error, path: path)
+        }
+    }
+}

@@ -1,0 +1,120 @@
+import Foundation
+import MediaParse
+
+/// The names an item answers to.
+enum NameField: String, Sendable {
+    /// The title without the parts people don't say; `full`: the whole title, when that differs.
+    case title, full
+    case alias, artist, featured, album
+}
+
+/// The keys of one item, made once at import and stored with it.
+struct ItemKeys: Sendable {
+    var names: [(field: NameField, key: NameKey)] = []
+    var genres: [String] = []
+
+    /// One line per name: field, words, sounds, separated by tabs.
+    var encoded: String {
+        (names.map { "\($0.field.rawValue)\t\($0.key.words.joined(separator: " "))\t\($0.key.sounds.joined(separator: " "))" }
+            + genres.map { "genre\t\($0)\t" }).joined(separator: "\n")
+    }
+
+    init(names: [(field: NameField, key: NameKey)], genres: [String]) {
+        self.names = names
+        self.genres = genres
+    }
+
+    init(encoded: String) {
+        for line in encoded.split(separator: "\n") {
+            let parts = line.split(separator: "\t", omittingEmptySubsequences: false)
+            if parts.count == 3, parts[0] == "genre" { genres.append(String(parts[1])); continue }
+            guard parts.count == 3, let field = NameField(rawValue: String(parts[0])) else { continue }
+            let words = parts[1].split(separator: " ").map(String.init), sounds = parts[2].split(separator: " ").map(String.init)
+            names.append((field, NameKey(words: words, sounds: sounds.count == words.count ? sounds : words)))
+        }
+    }
+
+    /// What the full-text index holds: every word, and each name's words joined ("acdc").
+    var ftsWords: String {
+        var out: [String] = []
+        for n in names {
+            out += n.key.words
+            if n.key.words.count > 1, n.key.words.count <= 4 { out.append(n.key.compact) }
+        }
+        return out.joined(separator: " ")
+    }
+
+    var ftsSounds: String { names.flatMap(\.key.sounds).joined(separator: " ") }
+}
+
+/// Name-key makers by language, made when first needed: an item's `language` picks its rules, the
+/// catalogue's locale serves the rest and every language the parser does not know.
+final class KeyMakers: @unchecked Sendable {
+    let defaultLocale: String
+    let catalog: GrammarCatalog
+    private var makers: [String: NameKeyMaker] = [:]
+    private let lock = NSLock()
+
+    init(defaultLocale: String, catalog: GrammarCatalog) {
+        self.defaultLocale = defaultLocale
+        self.catalog = catalog
+    }
+
+    /// The maker of `language` ("de", "en-GB"), else of the default locale.
+    func maker(for language: String?) -> NameKeyMaker? {
+        let name = language?.trimmingCharacters(in: .whitespaces).isEmpty == false ? language! : defaultLocale
+        lock.lock()
+        defer { lock.unlock() }
+        if let m = makers[name] { return m }
+        let made = (try? NameKeyMaker(locale: name, catalog: catalog)) ?? (name == defaultLocale ? nil : makers[defaultLocale])
+            ?? (try? NameKeyMaker(locale: defaultLocale, catalog: catalog))
+        if let made { makers[name] = made }
+        return made
+    }
+
+    /// The keys of each row, made on every core.
+    func keys(for rows: [CatalogRow]) -> [ItemKeys] {
+        let workers = max(1, min(ProcessInfo.processInfo.activeProcessorCount, rows.count / 64 + 1))
+        // Makers first, so that the workers find them made.
+        for language in Set(rows.map { $0.language ?? "" }) { _ = maker(for: language.isEmpty ? nil : language) }
+        let slots = KeySlots(count: rows.count)
+        DispatchQueue.concurrentPerform(iterations: workers) { w in
+            var i = w
+            while i < rows.count {
+                slots.set(i, keys(for: rows[i]))
+                i += workers
+            }
+        }
+        return slots.values
+    }
+
+    func keys(for row: CatalogRow) -> ItemKeys {
+        guard let m = maker(for: row.language) else { return ItemKeys(names: [], genres: []) }
+        var names: [(NameField, NameKey)] = []
+        let title = m.title(row.title)
+        names.append((.title, title.main))
+        if let full = title.full { names.append((.full, full)) }
+        for f in title.featured { names.append((.featured, f)) }
+        for a in row.aliases ?? [] { names.append((.alias, m.name(a))) }
+        if let artist = row.artist {
+            // "Simon & Garfunkel", and each of several artists ("Jay-Z, Kanye West") on its own.
+            let whole = m.title(artist)
+            names.append((.artist, whole.main))
+            for f in whole.featured { names.append((.featured, f)) }
+            let pieces = artist.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            if pieces.count > 1 { for p in pieces { names.append((.featured, m.name(p))) } }
+        }
+        if let album = row.album { names.append((.album, m.title(album).main)) }
+        let genres = (row.genres ?? []).map { m.name($0).text }.filter { !$0.isEmpty }
+        return ItemKeys(names: names.filter { !$0.1.isEmpty }, genres: genres)
+    }
+}
+
+/// Keys of a batch, filled by several threads, each slot by one.
+private final class KeySlots: @unchecked Sendable {
+    private var slots: [ItemKeys]
+    private let lock = NSLock()
+    init(count: Int) { slots = Array(repeating: ItemKeys(names: [], genres: []), count: count) }
+    func set(_ i: Int, _ value: ItemKeys) { lock.lock(); slots[i] = value; lock.unlock() }
+    var values: [ItemKeys] { lock.lock(); defer { lock.unlock() }; return slots }
+}

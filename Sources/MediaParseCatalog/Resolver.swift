@@ -1,0 +1,364 @@
+import Foundation
+import GRDB
+import MediaParse
+
+/// Resolves parsed requests against a catalogue: the items the request may mean, best first, or
+/// `notFound` with the closest items when none fits.
+///
+/// Candidates come from the catalogue's indexes (exact keys, the full-text index of words and
+/// sound-alike keys, genres); each is then scored on everything the parse gives: the name against
+/// titles, aliases and (for an untyped name) artists; the artist and album; the media type; genres; the
+/// release date range; and the sort order (newest, oldest, popular) among the items that fit equally.
+public final class Resolver: Sendable {
+    public let catalog: Catalog
+    /// Below this score an item is not offered: the request is `notFound`.
+    public let threshold: Double
+
+    public init(catalog: Catalog, threshold: Double = 0.7) {
+        self.catalog = catalog
+        self.threshold = threshold
+    }
+
+    /// The resolution of `result`, or nil when the result asks for nothing a catalogue holds (a command,
+    /// "play something", "like this song").
+    ///
+    /// - Parameter alternatives: how many items to give after the first.
+    public func resolve(_ result: ParseResult, alternatives: Int = 4, nearMisses: Int = 3) throws -> Resolution? {
+        guard let intent = result.intent, [.play, .add, .updateAffinity, .search].contains(intent),
+              let search = result.mediaSearch,
+              let query = Query(search, maker: catalog.keys.maker(for: result.locale)) else { return nil }
+        let scored = try candidates(for: query).map { score($0, query: query) }
+        let ranked = order(scored, query: query)
+        let fitting = ranked.filter { $0.score >= threshold }
+        if fitting.isEmpty {
+            let near = ranked.filter { $0.score >= 0.3 }.prefix(nearMisses).map(\.resolved)
+            return Resolution(items: [], notFound: true, nearMisses: near.isEmpty ? nil : Array(near))
+        }
+        return Resolution(items: fitting.prefix(1 + max(0, alternatives)).map(\.resolved))
+    }
+
+    // MARK: - The request
+
+    struct Query {
+        var name: TitleKeys?
+        var artist: NameKey?
+        var album: NameKey?
+        var genres: [String] = []
+        var type: String?
+        var sortOrder: String?
+        var dates: (start: String, end: String)?
+        /// A year said alone may be a title ("play 1989 by Taylor Swift", "2112"): its digits as a name.
+        var yearTitle: NameKey?
+
+        init?(_ search: MediaSearch, maker: NameKeyMaker?) {
+            guard let maker else { return nil }
+            func text(_ s: String?) -> String? { s.flatMap { $0.trimmingCharacters(in: .whitespaces).isEmpty ? nil : $0 } }
+            name = text(search.mediaName).map(maker.title)
+            artist = text(search.artistName).map(maker.name)
+            album = text(search.albumName).map { maker.title($0).main }
+            genres = ((search.genreNames ?? []) + (search.moodNames ?? [])).map { maker.name($0).text }.filter { !$0.isEmpty }
+            type = search.mediaType
+            sortOrder = search.sortOrder
+            dates = search.releaseDate.map { ($0.start, $0.end) }
+            if name?.main.isEmpty ?? true { name = nil }
+            if name == nil, let d = dates, d.start.hasSuffix("-01-01"), d.end.hasSuffix("-12-31"), d.start.prefix(4) == d.end.prefix(4) {
+                let year = String(d.start.prefix(4))
+                yearTitle = NameKey(words: [year], sounds: [year])
+            }
+            guard name != nil || artist != nil || album != nil || !genres.isEmpty else { return nil }
+        }
+
+        /// The keys looked up exactly.
+        var exactKeys: [String] {
+            var keys: [String] = []
+            if let name { keys.append(name.main.text); if let f = name.full { keys.append(f.text) } }
+            if let artist { keys.append(artist.text) }
+            if let album { keys.append(album.text) }
+            if let yearTitle { keys.append(yearTitle.text) }
+            return Array(Set(keys.filter { !$0.isEmpty }))
+        }
+
+        var allKeys: [NameKey] {
+            [name?.main, name?.full, artist, album].compactMap { $0 }
+        }
+    }
+
+    // MARK: - Candidates
+
+    struct Candidate {
+        var id: Int64
+        var identifier: String
+        var type: String
+        var title: String
+        var artist: String?
+        var releaseDay: String?
+        var popularity: Double
+        var keys: ItemKeys
+    }
+
+    private func candidates(for query: Query) throws -> [Candidate] {
+        try catalog.db.read { db in
+            var ids = Set<Int64>()
+            let exact = query.exactKeys
+            if !exact.isEmpty {
+                let marks = exact.map { _ in "?" }.joined(separator: ",")
+                ids.formUnion(try Int64.fetchAll(db, sql: "SELECT DISTINCT itemId FROM name WHERE key IN (\(marks)) LIMIT 5000",
+                                                 arguments: StatementArguments(exact)))
+            }
+            var words = Set<String>(), sounds = Set<String>()
+            for k in query.allKeys {
+                words.formUnion(k.words)
+                if k.words.count > 1 { words.insert(k.compact) }
+                sounds.formUnion(k.sounds)
+            }
+            if !words.isEmpty {
+                // Each term one token of the index's tokenizer (a phrase would need positions, which the
+                // index does not keep): words are cut where it cuts them.
+                func terms(_ s: Set<String>) -> String {
+                    var pieces = Set<String>()
+                    for word in s {
+                        for piece in word.split(whereSeparator: { c in !c.isLetter && !c.isNumber }) { pieces.insert(String(piece)) }
+                    }
+                    let quoted: [String] = pieces.sorted().map { p in "\"" + p + "\"" }
+                    return quoted.joined(separator: " OR ")
+                }
+                let w = terms(words), s = terms(sounds)
+                var parts: [String] = []
+                if !w.isEmpty { parts.append("words : (" + w + ")") }
+                if !s.isEmpty { parts.append("sounds : (" + s + ")") }
+                let match = parts.joined(separator: " OR ")
+                if !match.isEmpty {
+                    ids.formUnion(try Int64.fetchAll(db, sql: "SELECT rowid FROM item_fts WHERE item_fts MATCH ? ORDER BY rank LIMIT 300",
+                                                     arguments: [match]))
+                }
+            }
+            if !query.genres.isEmpty, query.name == nil, query.artist == nil, query.album == nil {
+                let marks = query.genres.map { _ in "?" }.joined(separator: ",")
+                ids.formUnion(try Int64.fetchAll(db, sql: """
+                    SELECT g.itemId FROM genre g JOIN item i ON i.id = g.itemId WHERE g.key IN (\(marks))
+                    ORDER BY i.popularity DESC LIMIT 500
+                    """, arguments: StatementArguments(query.genres)))
+            }
+            guard !ids.isEmpty else { return [] }
+            var out: [Candidate] = []
+            let all = Array(ids)
+            for start in stride(from: 0, to: all.count, by: 900) {
+                let chunk = Array(all[start..<min(all.count, start + 900)])
+                let marks = chunk.map { _ in "?" }.joined(separator: ",")
+                for row in try Row.fetchAll(db, sql: """
+                    SELECT id, identifier, type, title, artist, releaseDay, popularity, keys FROM item WHERE id IN (\(marks))
+                    """, arguments: StatementArguments(chunk)) {
+                    out.append(Candidate(id: row["id"], identifier: row["identifier"], type: row["type"], title: row["title"],
+                                         artist: row["artist"], releaseDay: row["releaseDay"],
+                                         popularity: row["popularity"], keys: ItemKeys(encoded: row["keys"])))
+                }
+            }
+            return out
+        }
+    }
+
+    // MARK: - Scoring
+
+    struct Scored {
+        var candidate: Candidate
+        var score: Double
+        var matched: [String]
+        var resolved: ResolvedItem {
+            ResolvedItem(identifier: candidate.identifier, type: candidate.type, title: candidate.title, artist: candidate.artist,
+                         score: (min(1, score) * 1000).rounded() / 1000, matched: matched.isEmpty ? nil : matched)
+        }
+    }
+
+    private func score(_ c: Candidate, query q: Query) -> Scored {
+        var matched: [String] = []
+        var total = 0.0, weight = 0.0
+        let titles = c.keys.names.filter { [.title, .full, .alias].contains($0.field) }
+        let artists = c.keys.names.filter { $0.field == .artist || $0.field == .featured }
+        let albums = c.keys.names.filter { $0.field == .album }
+        let untyped = q.type == nil || q.type == "music" || q.type == "artist"
+
+        if let name = q.name {
+            var best = 0.0, how = "name"
+            for t in titles {
+                for qk in [name.main, name.full].compactMap({ $0 }) {
+                    let s = Self.similarity(qk, t.key)
+                    if s > best { best = s; how = t.field == .alias ? "alias" : (s < 0.9 && s >= 0.7 ? "soundAlike" : "name") }
+                }
+            }
+            // The show of an episode, the album of a song, said as the name ("the latest episode of The Daily").
+            if c.type == "podcastEpisode" || (q.type == "album" && c.type == "song") {
+                for a in albums where Self.similarity(name.main, a.key) * 0.9 > best {
+                    best = Self.similarity(name.main, a.key) * 0.9
+                    how = "album"
+                }
+            }
+            // An untyped name may be an artist ("play Adele"): the artist's own items, a little below an
+            // item that is the artist.
+            if untyped, c.type != "artist" {
+                for a in artists where Self.similarity(name.main, a.key) * 0.88 > best {
+                    best = Self.similarity(name.main, a.key) * 0.88
+                    how = "artist"
+                }
+            }
+            total += best
+            weight += 1
+            if best >= 0.7 { matched.append(how) }
+        }
+        var yearIsTitle = false
+        if let year = q.yearTitle, titles.contains(where: { $0.key.words == year.words }) {
+            total += 1
+            weight += 1
+            yearIsTitle = true
+            matched.append("name")
+        }
+        if let artist = q.artist {
+            let pool = c.type == "artist" ? titles : artists
+            let s = pool.map { Self.similarity(artist, $0.key) }.max() ?? (c.type == "playlist" || c.type == "radioStation" ? 0.5 : 0.2)
+            total += 0.7 * s
+            weight += 0.7
+            if s >= 0.7 { matched.append("artist") }
+        }
+        if let album = q.album {
+            let pool = c.type == "album" ? titles : albums
+            let s = pool.map { Self.similarity(album, $0.key) }.max() ?? 0.2
+            total += 0.6 * s
+            weight += 0.6
+            if s >= 0.7 { matched.append("album") }
+        }
+        var score: Double
+        if weight > 0 {
+            score = total / weight
+            if !q.genres.isEmpty {
+                let fits = q.genres.contains { g in c.keys.genres.contains(g) }
+                score *= fits ? 1 : 0.9
+                if fits { matched.append("genre") }
+            }
+        } else {
+            // Genres alone ("play some jazz"): an item of that genre; a station, playlist or genre item named
+            // after it first.
+            let fits = q.genres.contains { g in c.keys.genres.contains(g) }
+            let named = q.genres.map { g in titles.map { Self.similarity(NameKey(words: g.split(separator: " ").map(String.init), sounds: []), $0.key) }.max() ?? 0 }.max() ?? 0
+            score = fits ? 0.8 + 0.15 * named : 0.5 * named
+            if ["musicStation", "radioStation", "playlist", "genre", "station", "algorithmicRadioStation"].contains(c.type) { score += 0.03 } else { score *= 0.92 }
+            if fits { matched.append("genre") }
+        }
+        let typeFactor = Self.typeFactor(requested: q.type, item: c.type)
+        score *= typeFactor
+        if q.type != nil, typeFactor == 1 { matched.append("type") }
+        if let d = q.dates, !yearIsTitle {
+            if let day = c.releaseDay {
+                if day >= d.start && day <= d.end { matched.append("releaseDate") } else { score *= 0.7 }
+            } else {
+                score *= 0.9
+            }
+        }
+        // Popularity breaks ties; the score shown stays within 0–1.
+        return Scored(candidate: c, score: score + 0.02 * c.popularity, matched: matched)
+    }
+
+    /// Best first; with a sort order, the items that fit about as well as the best are put in its order.
+    private func order(_ items: [Scored], query: Query) -> [Scored] {
+        var sorted = items.sorted { ($0.score, $1.candidate.identifier) > ($1.score, $0.candidate.identifier) }
+        guard let top = sorted.first, top.score >= threshold, let sort = query.sortOrder else { return sorted }
+        let band = sorted.prefix { $0.score >= max(threshold, top.score - 0.08) }
+        let rest = sorted.dropFirst(band.count)
+        let reordered: [Scored]
+        switch sort {
+        case "newest", "oldest":
+            let newest = sort == "newest"
+            reordered = band.sorted { a, b in
+                switch (a.candidate.releaseDay, b.candidate.releaseDay) {
+                case let (x?, y?): return x != y ? (newest ? x > y : x < y) : a.score > b.score
+                case (_?, nil): return true
+                case (nil, _?): return false
+                default: return a.score > b.score
+                }
+            }
+        case "popular", "best", "trending":
+            reordered = band.sorted { ($0.candidate.popularity, $0.score) > ($1.candidate.popularity, $1.score) }
+        case "unpopular", "worst":
+            reordered = band.sorted { ($0.candidate.popularity, -$0.score) < ($1.candidate.popularity, -$1.score) }
+        default:
+            return sorted
+        }
+        sorted = reordered.enumerated().map { i, s in
+            var s = s
+            if i == 0 { s.matched.append("sortOrder") }
+            return s
+        } + rest
+        return sorted
+    }
+
+    /// How well an item of type `item` answers a request for `requested` (1: the same).
+    static func typeFactor(requested: String?, item: String) -> Double {
+        guard let requested else {
+            return ["podcastEpisode", "musicVideo", "tvShowEpisode"].contains(item) ? 0.96 : 1
+        }
+        if requested == item { return 1 }
+        let stations: Set<String> = ["radioStation", "musicStation", "station", "podcastStation", "algorithmicRadioStation"]
+        let music: Set<String> = ["song", "album", "artist", "playlist", "musicVideo", "genre"]
+        switch requested {
+        case "music": return music.contains(item) ? 1 : (stations.contains(item) ? 0.9 : 0.7)
+        case "song": return item == "musicVideo" ? 0.85 : (item == "album" ? 0.75 : 0.65)
+        case "album": return item == "song" ? 0.7 : (item == "playlist" ? 0.75 : 0.65)
+        case "artist": return music.contains(item) ? 0.9 : 0.65
+        case "playlist", "podcastPlaylist": return item == "album" || stations.contains(item) ? 0.8 : 0.65
+        case "podcastShow": return item == "podcastEpisode" ? 0.85 : 0.6
+        case "podcastEpisode": return item == "podcastShow" ? 0.88 : 0.6
+        case "genre": return stations.contains(item) || item == "playlist" ? 0.95 : 0.8
+        default:
+            if stations.contains(requested) { return stations.contains(item) ? 0.97 : 0.65 }
+            return 0.65
+        }
+    }
+
+    /// How alike two names are, 0–1: 1 the same words; 0.97 the same letters ("AC/DC", "acdc"); below, the
+    /// share of words that meet (the same, the same sound, one letter apart), as an F-measure.
+    static func similarity(_ q: NameKey, _ c: NameKey) -> Double {
+        if q.words == c.words { return 1 }
+        if q.words.isEmpty || c.words.isEmpty { return 0 }
+        if q.compact == c.compact { return 0.97 }
+        let qs = q.sounds.joined(), cs = c.sounds.joined()
+        if qs.count >= 2, qs == cs { return 0.85 }
+        var used = [Bool](repeating: false, count: c.words.count)
+        var matched = 0.0
+        for (i, w) in q.words.enumerated() {
+            var best = 0.0, at = -1
+            for (j, v) in c.words.enumerated() where !used[j] {
+                var s = 0.0
+                if w == v {
+                    s = 1
+                } else if i < q.sounds.count, j < c.sounds.count, q.sounds[i] == c.sounds[j], q.sounds[i].count >= 2 || !q.sounds[i].allSatisfy(\.isASCII) {
+                    s = 0.85
+                } else if w.count >= 4, v.count >= 4, editDistanceAtMostOne(w, v) {
+                    s = 0.8
+                } else if min(w.count, v.count) >= 3, w.hasPrefix(v) || v.hasPrefix(w) {
+                    s = 0.5
+                }
+                if s > best { best = s; at = j }
+                if s == 1 { break }
+            }
+            if at >= 0 { used[at] = true; matched += best }
+        }
+        let p = matched / Double(q.words.count), r = matched / Double(c.words.count)
+        guard p + r > 0 else { return 0 }
+        return 0.92 * 2 * p * r / (p + r)
+    }
+
+    static func editDistanceAtMostOne(_ a: String, _ b: String) -> Bool {
+        let x = Array(a), y = Array(b)
+        if abs(x.count - y.count) > 1 { return false }
+        var i = 0, j = 0, edits = 0
+        while i < x.count && j < y.count {
+            if x[i] == y[j] { i += 1; j += 1; continue }
+            edits += 1
+            if edits > 1 { return false }
+            if x.count > y.count { i += 1 } else if y.count > x.count { j += 1 } else {
+                // A swap of two neighbours counts as one edit too ("teh").
+                if i + 1 < x.count, j + 1 < y.count, x[i] == y[j + 1], x[i + 1] == y[j] { i += 2; j += 2; continue }
+                i += 1; j += 1
+            }
+        }
+        return edits + (x.count - i) + (y.count - j) <= 1
+    }
+}
