@@ -5,6 +5,8 @@ import MediaParse
 enum NameField: String, Sendable {
     /// The title without the parts people don't say; `full`: the whole title, when that differs.
     case title, full
+    /// The title up to its first bracket ("Montero" of "MONTERO (Call Me By Your Name)").
+    case short
     case alias, artist, featured, album
 }
 
@@ -15,7 +17,7 @@ struct ItemKeys: Sendable {
 
     /// One line per name: field, words, sounds, separated by tabs.
     var encoded: String {
-        (names.map { "\($0.field.rawValue)\t\($0.key.words.joined(separator: " "))\t\($0.key.sounds.joined(separator: " "))" }
+        (names.map { "\($0.field.rawValue)\t\($0.key.words.joined(separator: " "))\t\($0.key.sounds.joined(separator: " "))\t\($0.key.whole)" }
             + genres.map { "genre\t\($0)\t" }).joined(separator: "\n")
     }
 
@@ -28,9 +30,10 @@ struct ItemKeys: Sendable {
         for line in encoded.split(separator: "\n") {
             let parts = line.split(separator: "\t", omittingEmptySubsequences: false)
             if parts.count == 3, parts[0] == "genre" { genres.append(String(parts[1])); continue }
-            guard parts.count == 3, let field = NameField(rawValue: String(parts[0])) else { continue }
+            guard parts.count >= 3, let field = NameField(rawValue: String(parts[0])) else { continue }
             let words = parts[1].split(separator: " ").map(String.init), sounds = parts[2].split(separator: " ").map(String.init)
-            names.append((field, NameKey(words: words, sounds: sounds.count == words.count ? sounds : words)))
+            names.append((field, NameKey(words: words, sounds: sounds.count == words.count ? sounds : words,
+                                         whole: parts.count > 3 ? String(parts[3]) : nil)))
         }
     }
 
@@ -40,6 +43,7 @@ struct ItemKeys: Sendable {
         for n in names {
             out += n.key.words
             if n.key.words.count > 1, n.key.words.count <= 4 { out.append(n.key.compact) }
+            if n.key.whole != n.key.compact, n.key.whole.count <= 40 { out.append(n.key.whole) }
         }
         return out.joined(separator: " ")
     }
@@ -91,18 +95,27 @@ final class KeyMakers: @unchecked Sendable {
     func keys(for row: CatalogRow) -> ItemKeys {
         guard let m = maker(for: row.language) else { return ItemKeys(names: [], genres: []) }
         var names: [(NameField, NameKey)] = []
-        let title = m.title(row.title)
+        // "Adele - Hello (Official Music Video)": a title that starts with its artist and a dash is the rest.
+        var titleText = row.title
+        if let artist = row.artist, !artist.isEmpty {
+            for dash in [" - ", " – ", " — "] where titleText.lowercased().hasPrefix(artist.lowercased() + dash) {
+                let rest = String(titleText.dropFirst(artist.count + dash.count))
+                if !rest.trimmingCharacters(in: .whitespaces).isEmpty { titleText = rest }
+                break
+            }
+        }
+        let title = m.title(titleText)
         names.append((.title, title.main))
         if let full = title.full { names.append((.full, full)) }
-        for f in title.featured { names.append((.featured, f)) }
+        if let short = title.short { names.append((.short, short)) }
+        for f in title.featured { names += m.names(f.words.joined(separator: " ")).map { (.featured, $0) } }
         for a in row.aliases ?? [] { names.append((.alias, m.name(a))) }
         if let artist = row.artist {
-            // "Simon & Garfunkel", and each of several artists ("Jay-Z, Kanye West") on its own.
+            // "Simon & Garfunkel" whole, and each of several artists ("Zedd & Alessia Cara") on its own.
             let whole = m.title(artist)
             names.append((.artist, whole.main))
             for f in whole.featured { names.append((.featured, f)) }
-            let pieces = artist.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
-            if pieces.count > 1 { for p in pieces { names.append((.featured, m.name(p))) } }
+            for piece in m.names(artist).dropFirst() { names.append((.featured, piece)) }
         }
         if let album = row.album { names.append((.album, m.title(album).main)) }
         let genres = (row.genres ?? []).map { m.name($0).text }.filter { !$0.isEmpty }
@@ -117,4 +130,26 @@ private final class KeySlots: @unchecked Sendable {
     init(count: Int) { slots = Array(repeating: ItemKeys(names: [], genres: []), count: count) }
     func set(_ i: Int, _ value: ItemKeys) { lock.lock(); slots[i] = value; lock.unlock() }
     var values: [ItemKeys] { lock.lock(); defer { lock.unlock() }; return slots }
+}
+
+/// The keys of names as text, for `mediaparse catalog keys`.
+public struct NameKeyPrinter: Sendable {
+    let maker: NameKeyMaker
+
+    public init(locale: String, catalog: GrammarCatalog = .builtIn) throws {
+        maker = try NameKeyMaker(locale: locale, catalog: catalog)
+    }
+
+    /// "title: words [sounds]", then the other keys of the same text as a title would have them.
+    public func describe(_ text: String) -> String {
+        let t = maker.title(text)
+        func show(_ k: NameKey) -> String { "\(k.text) [\(k.sounds.joined(separator: " "))]" + (k.whole != k.compact ? " whole: \(k.whole)" : "") }
+        var out = "\(text)\n  main: \(show(t.main))"
+        if let f = t.full { out += "\n  full: \(show(f))" }
+        if let s = t.short { out += "\n  short: \(show(s))" }
+        for f in t.featured { out += "\n  featured: \(show(f))" }
+        let names = maker.names(text)
+        if names.count > 1 { for n in names.dropFirst() { out += "\n  one of several: \(show(n))" } }
+        return out
+    }
 }

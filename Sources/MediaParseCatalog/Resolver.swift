@@ -109,6 +109,7 @@ public final class Resolver: Sendable {
             for k in query.allKeys {
                 words.formUnion(k.words)
                 if k.words.count > 1 { words.insert(k.compact) }
+                if k.whole != k.compact { words.insert(k.whole) }
                 sounds.formUnion(k.sounds)
             }
             if !words.isEmpty {
@@ -171,19 +172,29 @@ public final class Resolver: Sendable {
 
     private func score(_ c: Candidate, query q: Query) -> Scored {
         var matched: [String] = []
-        var total = 0.0, weight = 0.0
-        let titles = c.keys.names.filter { [.title, .full, .alias].contains($0.field) }
+        var yearIsTitle = false
+        let titles = c.keys.names.filter { [.title, .full, .alias, .short].contains($0.field) }
         let artists = c.keys.names.filter { $0.field == .artist || $0.field == .featured }
         let albums = c.keys.names.filter { $0.field == .album }
         let untyped = q.type == nil || q.type == "music" || q.type == "artist"
 
+        // The name decides; the artist and album said with it confirm it (an item by another artist
+        // keeps about half its score).
+        var score = 0.0
+        var primary = false
         if let name = q.name {
             var best = 0.0, how = "name"
             for t in titles {
                 for qk in [name.main, name.full].compactMap({ $0 }) {
-                    let s = Self.similarity(qk, t.key)
+                    var s = Self.similarity(qk, t.key)
+                    if t.field == .short { s *= 0.96 }
                     if s > best { best = s; how = t.field == .alias ? "alias" : (s < 0.9 && s >= 0.7 ? "soundAlike" : "name") }
                 }
+            }
+            // A name that is the item's genre ("play jazz radio" -> a jazz station).
+            if best < 0.85, c.keys.genres.contains(name.main.text) {
+                best = 0.85
+                how = "genre"
             }
             // The show of an episode, the album of a song, said as the name ("the latest episode of The Daily").
             if c.type == "podcastEpisode" || (q.type == "album" && c.type == "song") {
@@ -192,42 +203,38 @@ public final class Resolver: Sendable {
                     how = "album"
                 }
             }
-            // An untyped name may be an artist ("play Adele"): the artist's own items, a little below an
-            // item that is the artist.
-            if untyped, c.type != "artist" {
+            // A name may be an artist ("play Adele", "the Adele album from 2008"): the artist's own items,
+            // a little below an item that is the artist or is so titled.
+            if q.artist == nil, c.type != "artist" {
                 for a in artists where Self.similarity(name.main, a.key) * 0.88 > best {
                     best = Self.similarity(name.main, a.key) * 0.88
                     how = "artist"
                 }
             }
-            total += best
-            weight += 1
+            score = best
+            primary = true
             if best >= 0.7 { matched.append(how) }
         }
-        var yearIsTitle = false
         if let year = q.yearTitle, titles.contains(where: { $0.key.words == year.words }) {
-            total += 1
-            weight += 1
+            score = 1
+            primary = true
             yearIsTitle = true
             matched.append("name")
-        }
-        if let artist = q.artist {
-            let pool = c.type == "artist" ? titles : artists
-            let s = pool.map { Self.similarity(artist, $0.key) }.max() ?? (c.type == "playlist" || c.type == "radioStation" ? 0.5 : 0.2)
-            total += 0.7 * s
-            weight += 0.7
-            if s >= 0.7 { matched.append("artist") }
         }
         if let album = q.album {
             let pool = c.type == "album" ? titles : albums
             let s = pool.map { Self.similarity(album, $0.key) }.max() ?? 0.2
-            total += 0.6 * s
-            weight += 0.6
+            if primary { score *= 0.7 + 0.3 * s } else { score = s; primary = true }
             if s >= 0.7 { matched.append("album") }
         }
-        var score: Double
-        if weight > 0 {
-            score = total / weight
+        if let artist = q.artist {
+            let pool = c.type == "artist" ? titles : artists
+            let none = c.type == "playlist" || c.type.hasSuffix("Station") ? 0.5 : 0.2
+            let s = pool.map { Self.similarity(artist, $0.key) }.max() ?? none
+            if primary { score *= 0.55 + 0.45 * s } else { score = s; primary = true }
+            if s >= 0.7 { matched.append("artist") }
+        }
+        if primary {
             if !q.genres.isEmpty {
                 let fits = q.genres.contains { g in c.keys.genres.contains(g) }
                 score *= fits ? 1 : 0.9
@@ -247,7 +254,7 @@ public final class Resolver: Sendable {
         if q.type != nil, typeFactor == 1 { matched.append("type") }
         if let d = q.dates, !yearIsTitle {
             if let day = c.releaseDay {
-                if day >= d.start && day <= d.end { matched.append("releaseDate") } else { score *= 0.7 }
+                if day >= d.start && day <= d.end { matched.append("releaseDate") } else { score *= 0.6 }
             } else {
                 score *= 0.9
             }
@@ -292,6 +299,8 @@ public final class Resolver: Sendable {
     /// How well an item of type `item` answers a request for `requested` (1: the same).
     static func typeFactor(requested: String?, item: String) -> Double {
         guard let requested else {
+            // Said without a type, a title is first the song (an album of the same name comes second).
+            if item == "album" { return 0.985 }
             return ["podcastEpisode", "musicVideo", "tvShowEpisode"].contains(item) ? 0.96 : 1
         }
         if requested == item { return 1 }
@@ -317,9 +326,10 @@ public final class Resolver: Sendable {
     static func similarity(_ q: NameKey, _ c: NameKey) -> Double {
         if q.words == c.words { return 1 }
         if q.words.isEmpty || c.words.isEmpty { return 0 }
-        if q.compact == c.compact { return 0.97 }
+        if q.compact == c.compact || q.whole == c.whole || q.whole == c.compact || q.compact == c.whole { return 0.97 }
         let qs = q.sounds.joined(), cs = c.sounds.joined()
-        if qs.count >= 2, qs == cs { return 0.85 }
+        // The same sounds: a misheard name; a short key ("hl": halo, hello) says little.
+        if qs.count >= 2, qs == cs { return qs.count <= 2 && qs.allSatisfy(\.isASCII) ? 0.6 : 0.85 }
         var used = [Bool](repeating: false, count: c.words.count)
         var matched = 0.0
         for (i, w) in q.words.enumerated() {
@@ -331,7 +341,9 @@ public final class Resolver: Sendable {
                 } else if i < q.sounds.count, j < c.sounds.count, q.sounds[i] == c.sounds[j], q.sounds[i].count >= 2 || !q.sounds[i].allSatisfy(\.isASCII) {
                     s = 0.85
                 } else if w.count >= 4, v.count >= 4, editDistanceAtMostOne(w, v) {
-                    s = 0.8
+                    // One letter apart: a typing slip when the word starts the same, else another word
+                    // ("nights", "lights").
+                    s = w.first == v.first ? 0.8 : 0.4
                 } else if min(w.count, v.count) >= 3, w.hasPrefix(v) || v.hasPrefix(w) {
                     s = 0.5
                 }
@@ -340,9 +352,11 @@ public final class Resolver: Sendable {
             }
             if at >= 0 { used[at] = true; matched += best }
         }
+        // To the power 1.5, so that one word of two wrong ("blinding nights") is far from a match.
         let p = matched / Double(q.words.count), r = matched / Double(c.words.count)
         guard p + r > 0 else { return 0 }
-        return 0.92 * 2 * p * r / (p + r)
+        let f = 2 * p * r / (p + r)
+        return 0.92 * f * f.squareRoot()
     }
 
     static func editDistanceAtMostOne(_ a: String, _ b: String) -> Bool {

@@ -93,7 +93,7 @@ struct CatalogCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "catalog",
         abstract: "Build the app's catalogue as a SQLite file (import) and count it (stats).",
-        subcommands: [Import.self, Stats.self]
+        subcommands: [Import.self, Stats.self, Keys.self]
     )
 
     struct Import: ParsableCommand {
@@ -151,6 +151,33 @@ struct CatalogCommand: ParsableCommand {
                 let encoder = JSONEncoder()
                 encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
                 print(String(decoding: try encoder.encode(stats), as: UTF8.self))
+            } catch {
+                exitWithMessage("mediaparse: \(error)", status: ExitStatus.dataError)
+            }
+        }
+    }
+}
+
+extension CatalogCommand {
+    /// `mediaparse catalog keys`: the name keys of each line, as resolve compares them (for writing a
+    /// language's `resolve:` rules).
+    struct Keys: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Print the name keys of each line of standard input: the words and sound-alike keys resolve compares."
+        )
+
+        @Option(help: ArgumentHelp("The locale whose rules make the keys.", valueName: "locale"))
+        var locale = "en-US"
+
+        @Option(help: ArgumentHelp("A folder of grammar files over the built-in ones (for `resolve:` rules).", valueName: "dir"))
+        var grammars: [String] = []
+
+        func run() throws {
+            var catalog = GrammarCatalog.builtIn
+            do {
+                for dir in grammars { try catalog.overlay(directory: dir) }
+                let keys = try NameKeyPrinter(locale: locale, catalog: catalog)
+                while let line = readLine() { print(keys.describe(line)) }
             } catch {
                 exitWithMessage("mediaparse: \(error)", status: ExitStatus.dataError)
             }

@@ -58,6 +58,9 @@ public struct MatchingRules: Sendable {
     public var featureWords: [String] = []
     /// Words at either end of a title or request that people add or leave out ("podcast", "audiobook").
     public var noiseWords: [String] = []
+    /// Words that are the same word for matching ("vol" = "volume", "pt" = "part"): each group is read as
+    /// its first word.
+    public var sameWords: [[String]] = []
     /// Rewrites of a folded word before its sound-alike key is taken ("ph" -> "f"), in order.
     public var soundRewrites: [(from: String, to: String)] = []
     /// An ICU transliterator the sound-alike key goes through first ("Han-Latin; Latin-ASCII": pinyin).
@@ -185,7 +188,7 @@ extension LanguageProfile {
 
     private static func readMatching(_ node: Node, yaml: YAMLFile, into rules: inout MatchingRules) throws {
         let entries = try yaml.mapping(node, "resolve")
-        try yaml.checkKeys(entries, allowed: ["and_words", "variant_words", "feature_words", "noise_words", "sound_alike", "transform"],
+        try yaml.checkKeys(entries, allowed: ["and_words", "variant_words", "feature_words", "noise_words", "same_words", "sound_alike", "transform"],
                            in: "resolve")
         for e in entries {
             switch e.key {
@@ -193,6 +196,14 @@ extension LanguageProfile {
             case "variant_words": rules.variantWords = try yaml.strings(e.value, "variant_words")
             case "feature_words": rules.featureWords = try yaml.strings(e.value, "feature_words")
             case "noise_words": rules.noiseWords = try yaml.strings(e.value, "noise_words")
+            case "same_words":
+                rules.sameWords = try yaml.sequence(e.value, "same_words").map { group in
+                    let words = try yaml.strings(group, "a group of same words")
+                    guard words.count >= 2 else {
+                        throw GrammarError("a group of same words lists two or more, like [vol, volume]", at: yaml.location(group))
+                    }
+                    return words
+                }
             case "transform":
                 let id = e.value.null != nil ? "" : try yaml.string(e.value, "transform")
                 rules.transform = id.isEmpty ? nil : id

@@ -9,10 +9,13 @@ public struct NameKey: Sendable, Hashable {
     public var words: [String]
     /// The sound-alike key of each word ("son" and "sun" -> "sn").
     public var sounds: [String]
+    /// Every word joined, before articles and noise words were left out ("radio lab" -> "radiolab").
+    public var whole: String
 
-    public init(words: [String], sounds: [String]) {
+    public init(words: [String], sounds: [String], whole: String? = nil) {
         self.words = words
         self.sounds = sounds
+        self.whole = whole ?? words.joined()
     }
 
     /// The words joined by spaces (the form stored and compared).
@@ -26,6 +29,9 @@ public struct NameKey: Sendable, Hashable {
 /// "- Remastered 2011", "(feat. X)"), the full key when it differs, and the featured artists.
 public struct TitleKeys: Sendable, Hashable {
     public var main: NameKey
+    /// The title up to its first bracket, when the brackets hold more than variant words: people say
+    /// "Montero" for "MONTERO (Call Me By Your Name)".
+    public var short: NameKey?
     /// The key of the whole title, when leaving out variant parts changed it.
     public var full: NameKey?
     /// Artists named after a feature word ("feat. Rihanna" -> "rihanna").
@@ -47,6 +53,8 @@ package final class NameKeyMaker: Sendable {
     private let featureWords: [[String]]
     private let noiseWords: [[String]]
     private let articles: [[String]]
+    /// Each word of a group of same words, to the group's first.
+    private let sameWords: [String: String]
 
     /// The maker of `locale` as `catalog`'s `locale.yaml` files describe it.
     package convenience init(locale: String, catalog: GrammarCatalog = .builtIn) throws {
@@ -79,11 +87,45 @@ package final class NameKeyMaker: Sendable {
         featureWords = phrases(rules.featureWords)
         noiseWords = phrases(rules.noiseWords)
         articles = phrases(runtime.profile.articles)
+        var same: [String: String] = [:]
+        runtime.pool.withSession { session in
+            for group in rules.sameWords {
+                let keys = group.map { tokenizer.words(of: $0, session: session).joined() }.filter { !$0.isEmpty }
+                for k in keys.dropFirst() where k != keys[0] { same[k] = keys[0] }
+            }
+        }
+        sameWords = same
     }
 
     /// The key of a name as said or written (a request's name, an artist, an album, an alias).
     package func name(_ text: String) -> NameKey {
         runtime.pool.withSession { session in key(of: words(text, session: session)) }
+    }
+
+    /// A name and, when it joins several ("Zedd & Alessia Cara", "Jay-Z, Kanye West"), each of them: the
+    /// whole first. The joints are commas and the language's "and" words.
+    package func names(_ text: String) -> [NameKey] {
+        let whole = name(text)
+        var pieces: [[String]] = [[]]
+        runtime.pool.withSession { session in
+            for part in text.split(whereSeparator: { ",&+;".contains($0) }) {
+                if !pieces[pieces.count - 1].isEmpty { pieces.append([]) }
+                let w = words(String(part), session: session)
+                var i = 0
+                while i < w.count {
+                    if let n = match(andWords, in: w, at: i) ?? match(featureWords, in: w, at: i) {
+                        if !pieces[pieces.count - 1].isEmpty { pieces.append([]) }
+                        i += n
+                        continue
+                    }
+                    pieces[pieces.count - 1].append(w[i])
+                    i += 1
+                }
+            }
+        }
+        let parts = pieces.filter { !$0.isEmpty }
+        guard parts.count > 1 else { return [whole] }
+        return [whole] + parts.map { key(of: $0) }.filter { $0 != whole }
     }
 
     /// The keys of a catalogue title, or of a request's name (which may say "the deluxe edition" too).
@@ -92,7 +134,9 @@ package final class NameKeyMaker: Sendable {
             var mainWords: [String] = []
             var featured: [NameKey] = []
             var dropped = false
+            var headWords: [String]?
             for part in Self.parts(of: text) {
+                if part.isSide, headWords == nil { headWords = mainWords }
                 var w = words(part.text, session: session)
                 // "Song feat. X" (no brackets): what follows the feature word is an artist.
                 if let at = firstIndex(ofAny: featureWords, in: w) {
@@ -109,9 +153,11 @@ package final class NameKeyMaker: Sendable {
                 mainWords += w
             }
             let main = key(of: mainWords)
-            guard dropped else { return TitleKeys(main: main, full: nil, featured: featured) }
+            var short: NameKey?
+            if let head = headWords, !head.isEmpty, head.count < mainWords.count { short = key(of: head) }
+            guard dropped else { return TitleKeys(main: main, short: short, full: nil, featured: featured) }
             let full = key(of: words(text, session: session))
-            return TitleKeys(main: main.isEmpty ? full : main, full: full == main ? nil : full, featured: featured)
+            return TitleKeys(main: main.isEmpty ? full : main, short: short, full: full == main ? nil : full, featured: featured)
         }
     }
 
@@ -140,7 +186,18 @@ package final class NameKeyMaker: Sendable {
                 out.append(r.digits)
                 i = r.end
             } else {
-                out.append(compareForm(tokens[i].key))
+                // Signs inside a word go ("r.e.m" -> "rem", "sorcerer's" -> "sorcerers"); a word of signs
+                // alone is no word.
+                var w = tokens[i].key
+                let clitic = w.first == "'" || w.first == "’"
+                if w.contains(where: { !$0.isLetter && !$0.isNumber }) { w.removeAll { !$0.isLetter && !$0.isNumber } }
+                if clitic, !w.isEmpty, !out.isEmpty, replacement[i - 1] == nil {
+                    // A clitic cut off its word ("pepper" "'s") is part of it again: "peppers".
+                    out[out.count - 1] += w
+                } else if !w.isEmpty {
+                    w = compareForm(w)
+                    out.append(sameWords[w] ?? w)
+                }
                 i += 1
             }
         }
@@ -181,7 +238,7 @@ package final class NameKeyMaker: Sendable {
             break
         }
         if w.isEmpty { w = input }
-        return NameKey(words: w, sounds: w.map(sound))
+        return NameKey(words: w, sounds: w.map(sound), whole: kept.joined())
     }
 
     /// The sound-alike key of one word: the transform (pinyin), the rewrites, then vowels after the first
