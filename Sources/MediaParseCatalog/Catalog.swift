@@ -170,8 +170,21 @@ public final class Catalog: Sendable {
 
     /// Stores `rows`, each replacing an item of the same identifier, in one transaction: all or nothing.
     public func importRows(_ rows: [CatalogRow]) throws -> ImportSummary {
+        // The aliases of artists serve their items: from artist rows of this import, else from artist items
+        // already in the catalogue.
+        var artistAliases: [String: [String]] = [:]
+        for row in rows where row.type == "artist" { artistAliases[Self.fold(row.title), default: []] += row.aliases ?? [] }
+        let wanted = Set(rows.compactMap { $0.artist.map(Self.fold) }).subtracting(artistAliases.keys)
+        if !wanted.isEmpty {
+            try? db.read { db in
+                for row in try Row.fetchAll(db, sql: "SELECT title, aliases FROM item WHERE type = 'artist' AND aliases IS NOT NULL") {
+                    let title = Self.fold(row["title"] as String)
+                    if wanted.contains(title) { artistAliases[title, default: []] += Self.splitList(row["aliases"]) }
+                }
+            }
+        }
         // The keys are made first, on every core (the costly part: words, numbers, sound-alikes).
-        let keyed = keys.keys(for: rows)
+        let keyed = keys.keys(for: rows, artistAliases: artistAliases.filter { !$0.value.isEmpty })
         var summary = ImportSummary()
         do {
             try db.write { db in
@@ -207,6 +220,9 @@ public final class Catalog: Sendable {
         }
         return summary
     }
+
+    /// A name folded for finding an artist's row: case and surrounding spaces.
+    static func fold(_ name: String) -> String { name.trimmingCharacters(in: .whitespaces).lowercased() }
 
     static func joinList(_ list: [String]?) -> String? {
         guard let list, !list.isEmpty else { return nil }

@@ -31,7 +31,7 @@ struct ItemKeys: Sendable {
             let parts = line.split(separator: "\t", omittingEmptySubsequences: false)
             if parts.count == 3, parts[0] == "genre" { genres.append(String(parts[1])); continue }
             guard parts.count >= 3, let field = NameField(rawValue: String(parts[0])) else { continue }
-            let words = parts[1].split(separator: " ").map(String.init), sounds = parts[2].split(separator: " ").map(String.init)
+            let words = parts[1].split(separator: " ", omittingEmptySubsequences: false).map(String.init), sounds = parts[2].split(separator: " ", omittingEmptySubsequences: false).map(String.init)
             names.append((field, NameKey(words: words, sounds: sounds.count == words.count ? sounds : words,
                                          whole: parts.count > 3 ? String(parts[3]) : nil)))
         }
@@ -77,7 +77,9 @@ final class KeyMakers: @unchecked Sendable {
     }
 
     /// The keys of each row, made on every core.
-    func keys(for rows: [CatalogRow]) -> [ItemKeys] {
+    /// - Parameter artistAliases: other names of artists, by artist name folded: an artist's aliases
+    ///   ("ビートルズ" for "The Beatles") are names of its items' artist too.
+    func keys(for rows: [CatalogRow], artistAliases: [String: [String]] = [:]) -> [ItemKeys] {
         let workers = max(1, min(ProcessInfo.processInfo.activeProcessorCount, rows.count / 64 + 1))
         // Makers first, so that the workers find them made.
         for language in Set(rows.map { $0.language ?? "" }) { _ = maker(for: language.isEmpty ? nil : language) }
@@ -85,14 +87,14 @@ final class KeyMakers: @unchecked Sendable {
         DispatchQueue.concurrentPerform(iterations: workers) { w in
             var i = w
             while i < rows.count {
-                slots.set(i, keys(for: rows[i]))
+                slots.set(i, keys(for: rows[i], artistAliases: artistAliases))
                 i += workers
             }
         }
         return slots.values
     }
 
-    func keys(for row: CatalogRow) -> ItemKeys {
+    func keys(for row: CatalogRow, artistAliases: [String: [String]] = [:]) -> ItemKeys {
         guard let m = maker(for: row.language) else { return ItemKeys(names: [], genres: []) }
         var names: [(NameField, NameKey)] = []
         // "Adele - Hello (Official Music Video)": a title that starts with its artist and a dash is the rest.
@@ -116,6 +118,9 @@ final class KeyMakers: @unchecked Sendable {
             names.append((.artist, whole.main))
             for f in whole.featured { names.append((.featured, f)) }
             for piece in m.names(artist).dropFirst() { names.append((.featured, piece)) }
+            if row.type != "artist" {
+                for alias in artistAliases[Catalog.fold(artist)] ?? [] { names.append((.featured, m.name(alias))) }
+            }
         }
         if let album = row.album { names.append((.album, m.title(album).main)) }
         let genres = (row.genres ?? []).map { m.name($0).text }.filter { !$0.isEmpty }

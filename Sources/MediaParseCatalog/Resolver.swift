@@ -249,6 +249,8 @@ public final class Resolver: Sendable {
             if ["musicStation", "radioStation", "playlist", "genre", "station", "algorithmicRadioStation"].contains(c.type) { score += 0.03 } else { score *= 0.92 }
             if fits { matched.append("genre") }
         }
+        // "The Beatles' Yesterday": a name said with its artist is not the artist.
+        if q.name != nil, q.artist != nil, c.type == "artist", q.type != "artist" { score *= 0.8 }
         let typeFactor = Self.typeFactor(requested: q.type, item: c.type)
         score *= typeFactor
         if q.type != nil, typeFactor == 1 { matched.append("type") }
