@@ -95,7 +95,7 @@ public final class Catalog: Sendable {
                 CREATE TABLE genre (key TEXT NOT NULL, itemId INTEGER NOT NULL, PRIMARY KEY (key, itemId)) WITHOUT ROWID;
                 CREATE INDEX genre_item ON genre(itemId);
                 -- The words and sound-alike keys of all of an item's names: candidates for a request.
-                CREATE VIRTUAL TABLE item_fts USING fts5(words, sounds, detail = column, tokenize = 'unicode61 remove_diacritics 0');
+                CREATE VIRTUAL TABLE item_fts USING fts5(words, sounds, stems, genres, detail = column, tokenize = 'unicode61 remove_diacritics 0');
                 """)
         }
         return m
@@ -195,7 +195,7 @@ public final class Catalog: Sendable {
                     """)
                 let insertName = try db.cachedStatement(sql: "INSERT OR IGNORE INTO name (key, itemId, field) VALUES (?, ?, ?)")
                 let insertGenre = try db.cachedStatement(sql: "INSERT OR IGNORE INTO genre (key, itemId) VALUES (?, ?)")
-                let insertText = try db.cachedStatement(sql: "INSERT INTO item_fts (rowid, words, sounds) VALUES (?, ?, ?)")
+                let insertText = try db.cachedStatement(sql: "INSERT INTO item_fts (rowid, words, sounds, stems, genres) VALUES (?, ?, ?, ?, ?)")
                 for (row, k) in zip(rows, keyed) {
                     if let old = try Int64.fetchOne(findItem, arguments: [row.identifier]) {
                         try db.execute(sql: "DELETE FROM item WHERE id = ?; DELETE FROM name WHERE itemId = ?; DELETE FROM genre WHERE itemId = ?; DELETE FROM item_fts WHERE rowid = ?",
@@ -210,7 +210,7 @@ public final class Catalog: Sendable {
                     let id = db.lastInsertedRowID
                     for (field, key) in k.names where !key.isEmpty { try insertName.execute(arguments: [key.text, id, field.rawValue]) }
                     for g in k.genres { try insertGenre.execute(arguments: [g, id]) }
-                    try insertText.execute(arguments: [id, k.ftsWords, k.ftsSounds])
+                    try insertText.execute(arguments: [id, k.ftsWords, k.ftsSounds, k.ftsStems, k.ftsGenres])
                     summary.imported += 1
                 }
                 try db.execute(sql: "INSERT OR REPLACE INTO info VALUES ('modified', ?)", arguments: [ISO8601DateFormatter().string(from: Date())])

@@ -17,7 +17,7 @@ struct ItemKeys: Sendable {
 
     /// One line per name: field, words, sounds, separated by tabs.
     var encoded: String {
-        (names.map { "\($0.field.rawValue)\t\($0.key.words.joined(separator: " "))\t\($0.key.sounds.joined(separator: " "))\t\($0.key.whole)" }
+        (names.map { "\($0.field.rawValue)\t\($0.key.words.joined(separator: " "))\t\($0.key.sounds.joined(separator: " "))\t\($0.key.whole)\t\($0.key.stems == $0.key.words ? "" : $0.key.stems.joined(separator: " "))" }
             + genres.map { "genre\t\($0)\t" }).joined(separator: "\n")
     }
 
@@ -32,8 +32,9 @@ struct ItemKeys: Sendable {
             if parts.count == 3, parts[0] == "genre" { genres.append(String(parts[1])); continue }
             guard parts.count >= 3, let field = NameField(rawValue: String(parts[0])) else { continue }
             let words = parts[1].split(separator: " ", omittingEmptySubsequences: false).map(String.init), sounds = parts[2].split(separator: " ", omittingEmptySubsequences: false).map(String.init)
+            let stems = parts.count > 4 && !parts[4].isEmpty ? parts[4].split(separator: " ", omittingEmptySubsequences: false).map(String.init) : words
             names.append((field, NameKey(words: words, sounds: sounds.count == words.count ? sounds : words,
-                                         whole: parts.count > 3 ? String(parts[3]) : nil)))
+                                         whole: parts.count > 3 ? String(parts[3]) : nil, stems: stems.count == words.count ? stems : words)))
         }
     }
 
@@ -49,6 +50,12 @@ struct ItemKeys: Sendable {
     }
 
     var ftsSounds: String { names.flatMap(\.key.sounds).joined(separator: " ") }
+
+    /// The genres in the index, and the stems of all names (so "Ärzten" finds "Ärzte").
+    var ftsGenres: String { genres.joined(separator: " ") }
+    var ftsStems: String {
+        names.flatMap { n in zip(n.key.words, n.key.stems).filter { $0 != $1 }.map(\.1) }.joined(separator: " ")
+    }
 }
 
 /// Name-key makers by language, made when first needed: an item's `language` picks its rules, the

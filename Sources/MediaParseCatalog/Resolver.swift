@@ -5,10 +5,12 @@ import MediaParse
 /// Resolves parsed requests against a catalogue: the items the request may mean, best first, or
 /// `notFound` with the closest items when none fits.
 ///
-/// Candidates come from the catalogue's indexes (exact keys, the full-text index of words and
-/// sound-alike keys, genres); each is then scored on everything the parse gives: the name against
-/// titles, aliases and (for an untyped name) artists; the artist and album; the media type; genres; the
-/// release date range; and the sort order (newest, oldest, popular) among the items that fit equally.
+/// Candidates come from the catalogue's indexes (exact keys; the full-text index of words, sound-alike
+/// keys, stems and genres); each is then scored on everything the parse gives: the name against titles,
+/// aliases and (when no artist is said) artists; the artist and album; the media type; genres and moods;
+/// the release date range; and the sort order (newest, oldest, popular) among the items that fit about
+/// equally. A request is keyed by the rules of each item's own language, so "Mr Brightside" asked in
+/// German meets the English title keyed by English rules.
 public final class Resolver: Sendable {
     public let catalog: Catalog
     /// Below this score an item is not offered: the request is `notFound`.
@@ -25,9 +27,15 @@ public final class Resolver: Sendable {
     /// - Parameter alternatives: how many items to give after the first.
     public func resolve(_ result: ParseResult, alternatives: Int = 4, nearMisses: Int = 3) throws -> Resolution? {
         guard let intent = result.intent, [.play, .add, .updateAffinity, .search].contains(intent),
-              let search = result.mediaSearch,
-              let query = Query(search, maker: catalog.keys.maker(for: result.locale)) else { return nil }
-        let scored = try candidates(for: query).map { score($0, query: query) }
+              let search = result.mediaSearch, let maker = catalog.keys.maker(for: result.locale),
+              let query = Query(search, maker: maker) else { return nil }
+        var queries = QueryCache(search: search, first: query)
+        var lookups = [query]
+        if let home = catalog.keys.maker(for: nil), home.locale != maker.locale, let q = queries.query(for: home) { lookups.append(q) }
+        let scored = try candidates(for: lookups).map { c -> Scored in
+            let q = catalog.keys.maker(for: c.language).flatMap { queries.query(for: $0) } ?? query
+            return score(c, query: q)
+        }
         let ranked = order(scored, query: query)
         let fitting = ranked.filter { $0.score >= threshold }
         if fitting.isEmpty {
@@ -39,47 +47,70 @@ public final class Resolver: Sendable {
 
     // MARK: - The request
 
+    /// The request keyed by each language's rules, made when an item of that language is first scored.
+    struct QueryCache {
+        let search: MediaSearch
+        var byLocale: [String: Query]
+
+        init(search: MediaSearch, first: Query) {
+            self.search = search
+            byLocale = [first.locale: first]
+        }
+
+        mutating func query(for maker: NameKeyMaker) -> Query? {
+            if let q = byLocale[maker.locale] { return q }
+            let q = Query(search, maker: maker)
+            if let q { byLocale[maker.locale] = q }
+            return q
+        }
+    }
+
     struct Query {
+        var locale: String
         var name: TitleKeys?
         var artist: NameKey?
         var album: NameKey?
-        var genres: [String] = []
+        var genres: [NameKey] = []
         var type: String?
         var sortOrder: String?
         var dates: (start: String, end: String)?
         /// A year said alone may be a title ("play 1989 by Taylor Swift", "2112"): its digits as a name.
         var yearTitle: NameKey?
+        /// The name with a year said after it ("Sommerhits 2024", "Summer 2015"): the year may be part of the title.
+        var nameWithYear: NameKey?
 
-        init?(_ search: MediaSearch, maker: NameKeyMaker?) {
-            guard let maker else { return nil }
+        init?(_ search: MediaSearch, maker: NameKeyMaker) {
+            locale = maker.locale
             func text(_ s: String?) -> String? { s.flatMap { $0.trimmingCharacters(in: .whitespaces).isEmpty ? nil : $0 } }
             name = text(search.mediaName).map(maker.title)
             artist = text(search.artistName).map(maker.name)
             album = text(search.albumName).map { maker.title($0).main }
-            genres = ((search.genreNames ?? []) + (search.moodNames ?? [])).map { maker.name($0).text }.filter { !$0.isEmpty }
+            genres = ((search.genreNames ?? []) + (search.moodNames ?? [])).map { maker.name($0) }.filter { !$0.isEmpty }
             type = search.mediaType
             sortOrder = search.sortOrder
             dates = search.releaseDate.map { ($0.start, $0.end) }
             if name?.main.isEmpty ?? true { name = nil }
-            if name == nil, let d = dates, d.start.hasSuffix("-01-01"), d.end.hasSuffix("-12-31"), d.start.prefix(4) == d.end.prefix(4) {
+            if let d = dates, d.start.hasSuffix("-01-01"), d.end.hasSuffix("-12-31"), d.start.prefix(4) == d.end.prefix(4) {
                 let year = String(d.start.prefix(4))
-                yearTitle = NameKey(words: [year], sounds: [year])
+                if let name {
+                    nameWithYear = NameKey(words: name.main.words + [year], sounds: name.main.sounds + [year])
+                } else {
+                    yearTitle = NameKey(words: [year], sounds: [year])
+                }
             }
-            guard name != nil || artist != nil || album != nil || !genres.isEmpty else { return nil }
+            guard name != nil || artist != nil || album != nil || !genres.isEmpty || yearTitle != nil else { return nil }
         }
 
         /// The keys looked up exactly.
         var exactKeys: [String] {
             var keys: [String] = []
             if let name { keys.append(name.main.text); if let f = name.full { keys.append(f.text) } }
-            if let artist { keys.append(artist.text) }
-            if let album { keys.append(album.text) }
-            if let yearTitle { keys.append(yearTitle.text) }
-            return Array(Set(keys.filter { !$0.isEmpty }))
+            for k in [artist, album, yearTitle, nameWithYear] { if let k { keys.append(k.text) } }
+            return keys.filter { !$0.isEmpty }
         }
 
         var allKeys: [NameKey] {
-            [name?.main, name?.full, artist, album].compactMap { $0 }
+            [name?.main, name?.full, artist, album, yearTitle].compactMap { $0 }
         }
     }
 
@@ -93,52 +124,58 @@ public final class Resolver: Sendable {
         var artist: String?
         var releaseDay: String?
         var popularity: Double
+        var language: String?
         var keys: ItemKeys
     }
 
-    private func candidates(for query: Query) throws -> [Candidate] {
+    /// FTS5 terms: each one token of the index's tokenizer (a phrase would need positions, which the
+    /// index does not keep), so words are cut where it cuts them.
+    private static func terms(_ words: Set<String>, prefix: Bool = false) -> String {
+        var pieces = Set<String>()
+        for word in words {
+            for piece in word.split(whereSeparator: { c in !c.isLetter && !c.isNumber }) { pieces.insert(String(piece)) }
+        }
+        let quoted: [String] = pieces.sorted().map { p in "\"" + p + "\"" + (prefix ? "*" : "") }
+        return quoted.joined(separator: " OR ")
+    }
+
+    private func candidates(for queries: [Query]) throws -> [Candidate] {
         try catalog.db.read { db in
             var ids = Set<Int64>()
-            let exact = query.exactKeys
+            let exact = Array(Set(queries.flatMap(\.exactKeys)))
             if !exact.isEmpty {
                 let marks = exact.map { _ in "?" }.joined(separator: ",")
                 ids.formUnion(try Int64.fetchAll(db, sql: "SELECT DISTINCT itemId FROM name WHERE key IN (\(marks)) LIMIT 5000",
                                                  arguments: StatementArguments(exact)))
             }
-            var words = Set<String>(), sounds = Set<String>()
-            for k in query.allKeys {
+            var words = Set<String>(), sounds = Set<String>(), stems = Set<String>()
+            for k in queries.flatMap(\.allKeys) {
                 words.formUnion(k.words)
                 if k.words.count > 1 { words.insert(k.compact) }
                 if k.whole != k.compact { words.insert(k.whole) }
-                sounds.formUnion(k.sounds)
+                sounds.formUnion(k.sounds.filter { !$0.isEmpty })
+                stems.formUnion(zip(k.words, k.stems).map { $0 == $1 ? $0 : $1 })
             }
-            if !words.isEmpty {
-                // Each term one token of the index's tokenizer (a phrase would need positions, which the
-                // index does not keep): words are cut where it cuts them.
-                func terms(_ s: Set<String>) -> String {
-                    var pieces = Set<String>()
-                    for word in s {
-                        for piece in word.split(whereSeparator: { c in !c.isLetter && !c.isNumber }) { pieces.insert(String(piece)) }
-                    }
-                    let quoted: [String] = pieces.sorted().map { p in "\"" + p + "\"" }
-                    return quoted.joined(separator: " OR ")
-                }
-                let w = terms(words), s = terms(sounds)
-                var parts: [String] = []
-                if !w.isEmpty { parts.append("words : (" + w + ")") }
-                if !s.isEmpty { parts.append("sounds : (" + s + ")") }
-                let match = parts.joined(separator: " OR ")
-                if !match.isEmpty {
-                    ids.formUnion(try Int64.fetchAll(db, sql: "SELECT rowid FROM item_fts WHERE item_fts MATCH ? ORDER BY rank LIMIT 300",
-                                                     arguments: [match]))
-                }
+            var parts: [String] = []
+            for (column, set) in [("words", words), ("sounds", sounds), ("stems", stems)] {
+                let t = Self.terms(set)
+                if !t.isEmpty { parts.append(column + " : (" + t + ")") }
             }
+            if !parts.isEmpty {
+                ids.formUnion(try Int64.fetchAll(db, sql: "SELECT rowid FROM item_fts WHERE item_fts MATCH ? ORDER BY rank LIMIT 300",
+                                                 arguments: [parts.joined(separator: " OR ")]))
+            }
+            let query = queries[0]
             if !query.genres.isEmpty, query.name == nil, query.artist == nil, query.album == nil {
-                let marks = query.genres.map { _ in "?" }.joined(separator: ",")
+                // Genres and moods alone: items of the genre (its words as prefixes: "entspann" finds
+                // "entspannt"), and items named after it.
+                let genreWords = Set(query.genres.flatMap { zip($0.words, $0.stems).map { w, s in s.count >= 4 ? s : w } })
+                let named = Set(query.genres.flatMap(\.words))
+                let match = "genres : (" + Self.terms(genreWords, prefix: true) + ") OR words : (" + Self.terms(named) + ")"
                 ids.formUnion(try Int64.fetchAll(db, sql: """
-                    SELECT g.itemId FROM genre g JOIN item i ON i.id = g.itemId WHERE g.key IN (\(marks))
+                    SELECT f.rowid FROM item_fts f JOIN item i ON i.id = f.rowid WHERE item_fts MATCH ?
                     ORDER BY i.popularity DESC LIMIT 500
-                    """, arguments: StatementArguments(query.genres)))
+                    """, arguments: [match]))
             }
             guard !ids.isEmpty else { return [] }
             var out: [Candidate] = []
@@ -147,11 +184,11 @@ public final class Resolver: Sendable {
                 let chunk = Array(all[start..<min(all.count, start + 900)])
                 let marks = chunk.map { _ in "?" }.joined(separator: ",")
                 for row in try Row.fetchAll(db, sql: """
-                    SELECT id, identifier, type, title, artist, releaseDay, popularity, keys FROM item WHERE id IN (\(marks))
+                    SELECT id, identifier, type, title, artist, releaseDay, popularity, language, keys FROM item WHERE id IN (\(marks))
                     """, arguments: StatementArguments(chunk)) {
                     out.append(Candidate(id: row["id"], identifier: row["identifier"], type: row["type"], title: row["title"],
-                                         artist: row["artist"], releaseDay: row["releaseDay"],
-                                         popularity: row["popularity"], keys: ItemKeys(encoded: row["keys"])))
+                                         artist: row["artist"], releaseDay: row["releaseDay"], popularity: row["popularity"],
+                                         language: row["language"], keys: ItemKeys(encoded: row["keys"])))
                 }
             }
             return out
@@ -170,18 +207,20 @@ public final class Resolver: Sendable {
         }
     }
 
+    static let stationTypes: Set<String> = ["radioStation", "musicStation", "station", "podcastStation", "algorithmicRadioStation"]
+
     private func score(_ c: Candidate, query q: Query) -> Scored {
         var matched: [String] = []
-        var yearIsTitle = false
         let titles = c.keys.names.filter { [.title, .full, .alias, .short].contains($0.field) }
         let artists = c.keys.names.filter { $0.field == .artist || $0.field == .featured }
         let albums = c.keys.names.filter { $0.field == .album }
-        let untyped = q.type == nil || q.type == "music" || q.type == "artist"
+        let genreFit = q.genres.contains { g in c.keys.genres.contains { Self.sameGenre(g, $0) } }
 
-        // The name decides; the artist and album said with it confirm it (an item by another artist
-        // keeps about half its score).
+        // The name decides; the artist and album said with it confirm it (an item by another artist keeps
+        // less than half its score).
         var score = 0.0
         var primary = false
+        var yearInName = false
         if let name = q.name {
             var best = 0.0, how = "name"
             for t in titles {
@@ -190,9 +229,14 @@ public final class Resolver: Sendable {
                     if t.field == .short { s *= 0.96 }
                     if s > best { best = s; how = t.field == .alias ? "alias" : (s < 0.9 && s >= 0.7 ? "soundAlike" : "name") }
                 }
+                if let withYear = q.nameWithYear, Self.similarity(withYear, t.key) > best {
+                    best = Self.similarity(withYear, t.key)
+                    how = "name"
+                    yearInName = true
+                }
             }
-            // A name that is the item's genre ("play jazz radio" -> a jazz station).
-            if best < 0.85, c.keys.genres.contains(name.main.text) {
+            // A name that is the item's genre or mood ("play jazz radio": a jazz station).
+            if best < 0.85, c.keys.genres.contains(where: { Self.sameGenre(name.main, $0) }) {
                 best = 0.85
                 how = "genre"
             }
@@ -206,8 +250,8 @@ public final class Resolver: Sendable {
             // A name may be an artist ("play Adele", "the Adele album from 2008"): the artist's own items,
             // a little below an item that is the artist or is so titled.
             if q.artist == nil, c.type != "artist" {
-                for a in artists where Self.similarity(name.main, a.key) * 0.88 > best {
-                    best = Self.similarity(name.main, a.key) * 0.88
+                for a in artists where Self.artistSimilarity(name.main, a.key) * 0.88 > best {
+                    best = Self.artistSimilarity(name.main, a.key) * 0.88
                     how = "artist"
                 }
             }
@@ -218,7 +262,7 @@ public final class Resolver: Sendable {
         if let year = q.yearTitle, titles.contains(where: { $0.key.words == year.words }) {
             score = 1
             primary = true
-            yearIsTitle = true
+            yearInName = true
             matched.append("name")
         }
         if let album = q.album {
@@ -229,32 +273,35 @@ public final class Resolver: Sendable {
         }
         if let artist = q.artist {
             let pool = c.type == "artist" ? titles : artists
-            let none = c.type == "playlist" || c.type.hasSuffix("Station") ? 0.5 : 0.2
-            let s = pool.map { Self.similarity(artist, $0.key) }.max() ?? none
-            if primary { score *= 0.55 + 0.45 * s } else { score = s; primary = true }
+            let none = c.type == "playlist" || Self.stationTypes.contains(c.type) ? 0.5 : 0.2
+            let s = pool.map { Self.artistSimilarity(artist, $0.key) }.max() ?? none
+            if primary { score *= 0.4 + 0.6 * s } else { score = s; primary = true }
             if s >= 0.7 { matched.append("artist") }
+            if q.name == nil, q.album == nil, q.type == nil {
+                // The artist alone: the artist item first; with a sort order, the artist's works.
+                if c.type == "artist" { score *= q.sortOrder == nil ? 1 : 0.9 } else { score *= q.sortOrder == nil ? 0.97 : 1 }
+            }
         }
         if primary {
             if !q.genres.isEmpty {
-                let fits = q.genres.contains { g in c.keys.genres.contains(g) }
-                score *= fits ? 1 : 0.9
-                if fits { matched.append("genre") }
+                score *= genreFit ? 1 : 0.9
+                if genreFit { matched.append("genre") }
             }
         } else {
-            // Genres alone ("play some jazz"): an item of that genre; a station, playlist or genre item named
-            // after it first.
-            let fits = q.genres.contains { g in c.keys.genres.contains(g) }
-            let named = q.genres.map { g in titles.map { Self.similarity(NameKey(words: g.split(separator: " ").map(String.init), sounds: []), $0.key) }.max() ?? 0 }.max() ?? 0
-            score = fits ? 0.8 + 0.15 * named : 0.5 * named
-            if ["musicStation", "radioStation", "playlist", "genre", "station", "algorithmicRadioStation"].contains(c.type) { score += 0.03 } else { score *= 0.92 }
-            if fits { matched.append("genre") }
+            // Genres or moods alone ("play some jazz", "music to sleep"): an item of that genre; a station,
+            // playlist or genre item named after it first.
+            var named = 0.0
+            for g in q.genres { for t in titles { named = max(named, Self.similarity(g, t.key), Self.titleHead(g, t.key)) } }
+            score = genreFit ? 0.8 + 0.15 * named : 0.85 * named
+            if ["playlist", "genre"].contains(c.type) || Self.stationTypes.contains(c.type) { score += 0.03 } else { score *= 0.92 }
+            if genreFit { matched.append("genre") }
         }
         // "The Beatles' Yesterday": a name said with its artist is not the artist.
         if q.name != nil, q.artist != nil, c.type == "artist", q.type != "artist" { score *= 0.8 }
         let typeFactor = Self.typeFactor(requested: q.type, item: c.type)
         score *= typeFactor
         if q.type != nil, typeFactor == 1 { matched.append("type") }
-        if let d = q.dates, !yearIsTitle {
+        if let d = q.dates, !yearInName {
             if let day = c.releaseDay {
                 if day >= d.start && day <= d.end { matched.append("releaseDate") } else { score *= 0.6 }
             } else {
@@ -306,29 +353,61 @@ public final class Resolver: Sendable {
             return ["podcastEpisode", "musicVideo", "tvShowEpisode"].contains(item) ? 0.96 : 1
         }
         if requested == item { return 1 }
-        let stations: Set<String> = ["radioStation", "musicStation", "station", "podcastStation", "algorithmicRadioStation"]
         let music: Set<String> = ["song", "album", "artist", "playlist", "musicVideo", "genre"]
         switch requested {
-        case "music": return music.contains(item) ? 1 : (stations.contains(item) ? 0.9 : 0.7)
+        case "music": return music.contains(item) ? 1 : (stationTypes.contains(item) ? 0.9 : 0.7)
         case "song": return item == "musicVideo" ? 0.85 : (item == "album" ? 0.75 : 0.65)
         case "album": return item == "song" ? 0.7 : (item == "playlist" ? 0.75 : 0.65)
         case "artist": return music.contains(item) ? 0.9 : 0.65
-        case "playlist", "podcastPlaylist": return item == "album" || stations.contains(item) ? 0.8 : 0.65
+        case "playlist", "podcastPlaylist": return item == "album" || stationTypes.contains(item) ? 0.8 : 0.65
         case "podcastShow": return item == "podcastEpisode" ? 0.85 : 0.6
         case "podcastEpisode": return item == "podcastShow" ? 0.88 : 0.6
-        case "genre": return stations.contains(item) || item == "playlist" ? 0.95 : 0.8
+        case "genre": return stationTypes.contains(item) || item == "playlist" ? 0.95 : 0.8
         default:
-            if stations.contains(requested) { return stations.contains(item) ? 0.97 : 0.65 }
+            if stationTypes.contains(requested) { return stationTypes.contains(item) ? 0.97 : (item == "playlist" ? 0.8 : 0.65) }
             return 0.65
         }
     }
 
+    // MARK: - Comparing names
+
+    /// Whether two genre or mood keys are one: the same words or stems, or one the start of the other
+    /// ("entspannt", "entspanntes").
+    static func sameGenre(_ a: NameKey, _ b: String) -> Bool {
+        let x = a.text
+        if x == b || a.stems.joined(separator: " ") == b { return true }
+        let (short, long) = x.count <= b.count ? (x, b) : (b, x)
+        return short.count >= 5 && long.hasPrefix(short) && Double(short.count) >= 0.7 * Double(long.count)
+    }
+
+    /// The request's words are the first words of a longer title ("Don Quijote" for "Don Quijote de la
+    /// Mancha"): how well, 0 when they are not.
+    static func titleHead(_ q: NameKey, _ c: NameKey) -> Double {
+        guard q.words.count >= 2, q.words.count < c.words.count,
+              zip(q.words, c.words).allSatisfy({ $0 == $1 }) else { return 0 }
+        let r = Double(q.words.count) / Double(c.words.count)
+        return r >= 0.4 ? 0.78 + 0.2 * r : 0
+    }
+
+    /// Names of people and bands are often said in part: "Grönemeyer" for "Herbert Grönemeyer", "Red Hot"
+    /// for "Red Hot Chili Peppers". The request's words at the start or end of the artist's count.
+    static func artistSimilarity(_ q: NameKey, _ c: NameKey) -> Double {
+        let s = similarity(q, c)
+        guard s < 0.95, q.words.count < c.words.count else { return s }
+        let n = q.words.count
+        let atStart = Array(c.stems.prefix(n)) == q.stems, atEnd = Array(c.stems.suffix(n)) == q.stems
+        guard atStart || atEnd else { return s }
+        return max(s, 0.8 + 0.15 * Double(n) / Double(c.words.count))
+    }
+
     /// How alike two names are, 0–1: 1 the same words; 0.97 the same letters ("AC/DC", "acdc"); below, the
-    /// share of words that meet (the same, the same sound, one letter apart), as an F-measure.
+    /// share of words that meet (the same, the same stem, the same sound, one letter apart), as an
+    /// F-measure to the power 1.5, so that one word of two wrong ("blinding nights") is far from a match.
     static func similarity(_ q: NameKey, _ c: NameKey) -> Double {
         if q.words == c.words { return 1 }
         if q.words.isEmpty || c.words.isEmpty { return 0 }
         if q.compact == c.compact || q.whole == c.whole || q.whole == c.compact || q.compact == c.whole { return 0.97 }
+        if q.stems == c.stems { return 0.94 }
         let qs = q.sounds.joined(), cs = c.sounds.joined()
         // The same sounds: a misheard name; a short key ("hl": halo, hello) says little.
         if qs.count >= 2, qs == cs { return qs.count <= 2 && qs.allSatisfy(\.isASCII) ? 0.6 : 0.85 }
@@ -340,7 +419,10 @@ public final class Resolver: Sendable {
                 var s = 0.0
                 if w == v {
                     s = 1
-                } else if i < q.sounds.count, j < c.sounds.count, q.sounds[i] == c.sounds[j], q.sounds[i].count >= 2 || !q.sounds[i].allSatisfy(\.isASCII) {
+                } else if i < q.stems.count, j < c.stems.count, q.stems[i] == c.stems[j] || q.stems[i] == v || w == c.stems[j] {
+                    s = 0.9
+                } else if i < q.sounds.count, j < c.sounds.count, q.sounds[i] == c.sounds[j],
+                          q.sounds[i].count >= 2 || (!q.sounds[i].isEmpty && !q.sounds[i].allSatisfy(\.isASCII)) {
                     s = 0.85
                 } else if w.count >= 4, v.count >= 4, editDistanceAtMostOne(w, v) {
                     // One letter apart: a typing slip when the word starts the same, else another word
@@ -354,11 +436,10 @@ public final class Resolver: Sendable {
             }
             if at >= 0 { used[at] = true; matched += best }
         }
-        // To the power 1.5, so that one word of two wrong ("blinding nights") is far from a match.
         let p = matched / Double(q.words.count), r = matched / Double(c.words.count)
         guard p + r > 0 else { return 0 }
         let f = 2 * p * r / (p + r)
-        return 0.92 * f * f.squareRoot()
+        return max(0.92 * f * f.squareRoot(), titleHead(q, c))
     }
 
     static func editDistanceAtMostOne(_ a: String, _ b: String) -> Bool {

@@ -61,6 +61,9 @@ public struct MatchingRules: Sendable {
     /// Words that are the same word for matching ("vol" = "volume", "pt" = "part"): each group is read as
     /// its first word.
     public var sameWords: [[String]] = []
+    /// Endings a word may have or not and still be the same name ("Ärzte"/"Ärzten", "dragon"/"dragons"):
+    /// a word and the same word without one of them meet, a little below the same word.
+    public var wordEndings: [String] = []
     /// Rewrites of a folded word before its sound-alike key is taken ("ph" -> "f"), in order.
     public var soundRewrites: [(from: String, to: String)] = []
     /// An ICU transliterator the sound-alike key goes through first ("Han-Latin; Latin-ASCII": pinyin).
@@ -188,7 +191,7 @@ extension LanguageProfile {
 
     private static func readMatching(_ node: Node, yaml: YAMLFile, into rules: inout MatchingRules) throws {
         let entries = try yaml.mapping(node, "resolve")
-        try yaml.checkKeys(entries, allowed: ["and_words", "variant_words", "feature_words", "noise_words", "same_words", "sound_alike", "transform"],
+        try yaml.checkKeys(entries, allowed: ["and_words", "variant_words", "feature_words", "noise_words", "same_words", "word_endings", "sound_alike", "transform"],
                            in: "resolve")
         for e in entries {
             switch e.key {
@@ -196,6 +199,7 @@ extension LanguageProfile {
             case "variant_words": rules.variantWords = try yaml.strings(e.value, "variant_words")
             case "feature_words": rules.featureWords = try yaml.strings(e.value, "feature_words")
             case "noise_words": rules.noiseWords = try yaml.strings(e.value, "noise_words")
+            case "word_endings": rules.wordEndings = try yaml.strings(e.value, "word_endings").map(matchingForm).sorted { $0.count > $1.count }
             case "same_words":
                 rules.sameWords = try yaml.sequence(e.value, "same_words").map { group in
                     let words = try yaml.strings(group, "a group of same words")

@@ -11,11 +11,14 @@ public struct NameKey: Sendable, Hashable {
     public var sounds: [String]
     /// Every word joined, before articles and noise words were left out ("radio lab" -> "radiolab").
     public var whole: String
+    /// Each word without the language's inflection ending, if it has one ("ärzten" -> "ärzt").
+    public var stems: [String]
 
-    public init(words: [String], sounds: [String], whole: String? = nil) {
+    public init(words: [String], sounds: [String], whole: String? = nil, stems: [String]? = nil) {
         self.words = words
         self.sounds = sounds
         self.whole = whole ?? words.joined()
+        self.stems = stems ?? words
     }
 
     /// The words joined by spaces (the form stored and compared).
@@ -96,6 +99,9 @@ package final class NameKeyMaker: Sendable {
         }
         sameWords = same
     }
+
+    /// The locale whose rules the maker follows ("de-DE").
+    package var locale: String { runtime.profile.name }
 
     /// The key of a name as said or written (a request's name, an artist, an album, an alias).
     package func name(_ text: String) -> NameKey {
@@ -238,7 +244,13 @@ package final class NameKeyMaker: Sendable {
             break
         }
         if w.isEmpty { w = input }
-        return NameKey(words: w, sounds: w.map(sound), whole: kept.joined())
+        return NameKey(words: w, sounds: w.map(sound), whole: kept.joined(), stems: w.map(stem))
+    }
+
+    /// A word without the longest of the language's endings it has, keeping three letters or more.
+    package func stem(_ word: String) -> String {
+        for e in rules.wordEndings where word.count >= e.count + 3 && word.hasSuffix(e) { return String(word.dropLast(e.count)) }
+        return word
     }
 
     /// The sound-alike key of one word: the transform (pinyin), the rewrites, then vowels after the first
