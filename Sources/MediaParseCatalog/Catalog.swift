@@ -35,6 +35,8 @@ public struct ImportSummary: Sendable, Hashable {
     public var replaced = 0
     /// Rows that could not be read, each with file:line (skipped).
     public var problems: [CatalogProblem] = []
+
+    public init() {}
 }
 
 /// Counts of a catalogue.
@@ -151,10 +153,7 @@ public final class Catalog: Sendable {
     /// A JSON Lines or CSV file read into a catalogue in memory; bad rows are in `problems`.
     public static func load(file: String, locale: String, catalog: GrammarCatalog = .builtIn) throws -> (catalog: Catalog, summary: ImportSummary) {
         let c = try inMemory(locale: locale, catalog: catalog)
-        let (rows, problems) = try CatalogFile.rows(path: file)
-        var summary = try c.importRows(rows)
-        summary.problems = problems
-        return (c, summary)
+        return (c, try c.importFile(file))
     }
 
     static func translate(_ error: DatabaseError, path: String) -> CatalogError {
@@ -170,48 +169,41 @@ public final class Catalog: Sendable {
 
     /// Stores `rows`, each replacing an item of the same identifier, in one transaction: all or nothing.
     public func importRows(_ rows: [CatalogRow]) throws -> ImportSummary {
-        // The aliases of artists serve their items: from artist rows of this import, else from artist items
-        // already in the catalogue.
-        var artistAliases: [String: [String]] = [:]
-        for row in rows where row.type == "artist" { artistAliases[Self.fold(row.title), default: []] += row.aliases ?? [] }
-        let wanted = Set(rows.compactMap { $0.artist.map(Self.fold) }).subtracting(artistAliases.keys)
-        if !wanted.isEmpty {
-            try? db.read { db in
-                for row in try Row.fetchAll(db, sql: "SELECT title, aliases FROM item WHERE type = 'artist' AND aliases IS NOT NULL") {
-                    let title = Self.fold(row["title"] as String)
-                    if wanted.contains(title) { artistAliases[title, default: []] += Self.splitList(row["aliases"]) }
-                }
+        var done = false
+        return try importBatches {
+            defer { done = true }
+            return done ? nil : rows
+        }
+    }
+
+    /// Imports the JSON Lines or CSV file at `path` in one transaction, JSON Lines read in batches (a
+    /// million rows never in memory at once); bad rows are in the summary's problems, with file:line.
+    public func importFile(_ path: String) throws -> ImportSummary {
+        var problems: [CatalogProblem] = []
+        var summary: ImportSummary
+        if CatalogFile.format(of: path) == .csv {
+            let (rows, p) = try CatalogFile.rows(path: path)
+            problems = p
+            summary = try importRows(rows)
+        } else {
+            var reader = try CatalogFile.JSONLinesReader(path: path)
+            summary = try importBatches {
+                guard let (rows, p) = try reader.next(rows: 20_000) else { return nil }
+                problems += p
+                return rows
             }
         }
-        // The keys are made first, on every core (the costly part: words, numbers, sound-alikes).
-        let keyed = keys.keys(for: rows, artistAliases: artistAliases.filter { !$0.value.isEmpty })
+        summary.problems = problems
+        return summary
+    }
+
+    /// Imports the batches `next` gives until it gives nil, all in one transaction.
+    public func importBatches(_ next: () throws -> [CatalogRow]?) throws -> ImportSummary {
         var summary = ImportSummary()
         do {
             try db.write { db in
-                let findItem = try db.cachedStatement(sql: "SELECT id FROM item WHERE identifier = ?")
-                let insertItem = try db.cachedStatement(sql: """
-                    INSERT INTO item (identifier, type, title, artist, album, genres, releaseDate, releaseDay, popularity, language, aliases, keys)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    """)
-                let insertName = try db.cachedStatement(sql: "INSERT OR IGNORE INTO name (key, itemId, field) VALUES (?, ?, ?)")
-                let insertGenre = try db.cachedStatement(sql: "INSERT OR IGNORE INTO genre (key, itemId) VALUES (?, ?)")
-                let insertText = try db.cachedStatement(sql: "INSERT INTO item_fts (rowid, words, sounds, stems, genres) VALUES (?, ?, ?, ?, ?)")
-                for (row, k) in zip(rows, keyed) {
-                    if let old = try Int64.fetchOne(findItem, arguments: [row.identifier]) {
-                        try db.execute(sql: "DELETE FROM item WHERE id = ?; DELETE FROM name WHERE itemId = ?; DELETE FROM genre WHERE itemId = ?; DELETE FROM item_fts WHERE rowid = ?",
-                                       arguments: [old, old, old, old])
-                        summary.replaced += 1
-                    }
-                    try insertItem.execute(arguments: [
-                        row.identifier, row.type, row.title, row.artist, row.album, Self.joinList(row.genres),
-                        row.releaseDate, row.releaseDate.flatMap(CatalogRow.releaseDay), row.popularity ?? 0, row.language,
-                        Self.joinList(row.aliases), k.encoded,
-                    ])
-                    let id = db.lastInsertedRowID
-                    for (field, key) in k.names where !key.isEmpty { try insertName.execute(arguments: [key.text, id, field.rawValue]) }
-                    for g in k.genres { try insertGenre.execute(arguments: [g, id]) }
-                    try insertText.execute(arguments: [id, k.ftsWords, k.ftsSounds, k.ftsStems, k.ftsGenres])
-                    summary.imported += 1
+                while let rows = try next() {
+                    try insert(rows, into: db, summary: &summary)
                 }
                 try db.execute(sql: "INSERT OR REPLACE INTO info VALUES ('modified', ?)", arguments: [ISO8601DateFormatter().string(from: Date())])
             }
@@ -219,6 +211,47 @@ public final class Catalog: Sendable {
             throw Self.translate(error, path: path)
         }
         return summary
+    }
+
+    private func insert(_ rows: [CatalogRow], into db: Database, summary: inout ImportSummary) throws {
+        // The aliases of artists serve their items: from artist rows of this batch, else from artist items
+        // already in the catalogue.
+        var artistAliases: [String: [String]] = [:]
+        for row in rows where row.type == "artist" { artistAliases[Self.fold(row.title), default: []] += row.aliases ?? [] }
+        let wanted = Set(rows.compactMap { $0.artist.map(Self.fold) }).subtracting(artistAliases.keys)
+        if !wanted.isEmpty {
+            let find = try db.cachedStatement(sql: "SELECT aliases FROM item WHERE type = 'artist' AND title = ? COLLATE NOCASE AND aliases IS NOT NULL")
+            for artist in wanted {
+                for aliases in try String.fetchAll(find, arguments: [artist]) { artistAliases[artist, default: []] += Self.splitList(aliases) }
+            }
+        }
+        // The keys are made first, on every core (the costly part: words, numbers, sound-alikes).
+        let keyed = keys.keys(for: rows, artistAliases: artistAliases.filter { !$0.value.isEmpty })
+        let findItem = try db.cachedStatement(sql: "SELECT id FROM item WHERE identifier = ?")
+        let insertItem = try db.cachedStatement(sql: """
+            INSERT INTO item (identifier, type, title, artist, album, genres, releaseDate, releaseDay, popularity, language, aliases, keys)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """)
+        let insertName = try db.cachedStatement(sql: "INSERT OR IGNORE INTO name (key, itemId, field) VALUES (?, ?, ?)")
+        let insertGenre = try db.cachedStatement(sql: "INSERT OR IGNORE INTO genre (key, itemId) VALUES (?, ?)")
+        let insertText = try db.cachedStatement(sql: "INSERT INTO item_fts (rowid, words, sounds, stems, genres) VALUES (?, ?, ?, ?, ?)")
+        for (row, k) in zip(rows, keyed) {
+            if let old = try Int64.fetchOne(findItem, arguments: [row.identifier]) {
+                try db.execute(sql: "DELETE FROM item WHERE id = ?; DELETE FROM name WHERE itemId = ?; DELETE FROM genre WHERE itemId = ?; DELETE FROM item_fts WHERE rowid = ?",
+                               arguments: [old, old, old, old])
+                summary.replaced += 1
+            }
+            try insertItem.execute(arguments: [
+                row.identifier, row.type, row.title, row.artist, row.album, Self.joinList(row.genres),
+                row.releaseDate, row.releaseDate.flatMap(CatalogRow.releaseDay), row.popularity ?? 0, row.language,
+                Self.joinList(row.aliases), k.encoded,
+            ])
+            let id = db.lastInsertedRowID
+            for (field, key) in k.names where !key.isEmpty { try insertName.execute(arguments: [key.text, id, field.rawValue]) }
+            for g in k.genres { try insertGenre.execute(arguments: [g, id]) }
+            try insertText.execute(arguments: [id, k.ftsWords, k.ftsSounds, k.ftsStems, k.ftsGenres])
+            summary.imported += 1
+        }
     }
 
     /// A name folded for finding an artist's row: case and surrounding spaces.

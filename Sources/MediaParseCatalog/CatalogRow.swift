@@ -108,10 +108,45 @@ public enum CatalogFile {
         return rows(data, format: format(of: path), name: path)
     }
 
-    private static func jsonLines(_ data: Data, name: String) -> (rows: [CatalogRow], problems: [CatalogProblem]) {
+    /// Reads a JSON Lines file a batch of rows at a time.
+    public struct JSONLinesReader {
+        let handle: FileHandle
+        let name: String
+        var buffer = Data()
+        var lineNumber = 0
+        var atEnd = false
+
+        public init(path: String) throws {
+            guard let h = FileHandle(forReadingAtPath: path) else { throw CatalogError.unreadable(path) }
+            handle = h
+            name = path
+        }
+
+        /// Up to `rows` lines read (fewer at the end of the file), nil when nothing is left.
+        public mutating func next(rows wanted: Int) throws -> (rows: [CatalogRow], problems: [CatalogProblem])? {
+            var lines = 0
+            var end = buffer.startIndex
+            while true {
+                // Whole lines only: what follows the last line break waits for the next read.
+                while lines < wanted, let nl = buffer[end...].firstIndex(of: 0x0A) { lines += 1; end = nl + 1 }
+                if lines >= wanted || atEnd { break }
+                let more = (try? handle.read(upToCount: 4 << 20)) ?? nil
+                if let more, !more.isEmpty { buffer.append(more) } else { atEnd = true; end = buffer.endIndex }
+            }
+            if atEnd && end < buffer.endIndex { end = buffer.endIndex }
+            guard end > buffer.startIndex else { return nil }
+            let chunk = buffer[buffer.startIndex..<end]
+            let result = CatalogFile.jsonLines(chunk, name: name, firstLine: lineNumber + 1)
+            lineNumber += chunk.reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
+            buffer = Data(buffer[end...])
+            return result
+        }
+    }
+
+    static func jsonLines(_ data: Data, name: String, firstLine: Int = 1) -> (rows: [CatalogRow], problems: [CatalogProblem]) {
         var rows: [CatalogRow] = [], problems: [CatalogProblem] = []
         let decoder = JSONDecoder()
-        var lineNumber = 0
+        var lineNumber = firstLine - 1
         var start = data.startIndex
         while start < data.endIndex {
             lineNumber += 1

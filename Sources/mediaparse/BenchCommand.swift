@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import MediaParse
+import MediaParseCatalog
 import MediaParseTools
 
 /// `mediaparse bench`: speed and memory of the parser on a fixed utterance mix, against ICU alone.
@@ -36,7 +37,59 @@ struct Bench: ParsableCommand {
     @Flag(help: "Print the figures as one JSON object (rates in utterances/s, times in seconds) instead of the table.")
     var json = false
 
+    @Option(help: ArgumentHelp("Measure resolve alone instead: a generated catalogue of N items written as JSON Lines, imported into SQLite (timed), then 2,000 requests resolved on one thread (p50, p99, memory).", valueName: "n"))
+    var catalog: Int?
+
+    /// `--catalog N`: import and resolve figures of a generated catalogue.
+    func benchCatalog(items: Int) throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("mediaparse-bench-\(getpid())")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = dir.appendingPathComponent("catalog.jsonl").path, db = dir.appendingPathComponent("catalog.sqlite").path
+        print("mediaparse bench --catalog: \(items) generated items, \(locale)")
+        StatusLine.show("writing \(items) items as JSON Lines")
+        try CatalogBenchmark.writeCatalog(count: items, to: file)
+        let bytes = (try? FileManager.default.attributesOfItem(atPath: file)[.size] as? Int) ?? 0
+        StatusLine.show("importing \(items) items")
+        var summary = ImportSummary()
+        let importTime = try Benchmark.time {
+            let c = try Catalog.open(path: db, create: true, locale: locale)
+            summary = try c.importFile(file)
+        }
+        StatusLine.clear()
+        let dbBytes = (try? FileManager.default.attributesOfItem(atPath: db)[.size] as? Int) ?? 0
+        print("import".padding(toLength: 46, withPad: " ", startingAt: 0)
+              + String(format: "%.1f s for %d items (%.0f items/s); JSON Lines %.0f MB, SQLite %.0f MB", importTime, summary.imported,
+                       Double(summary.imported) / importTime, Double(bytes) / 1e6, Double(dbBytes) / 1e6))
+        let before = CatalogBenchmark.residentMemory()
+        let resolver = Resolver(catalog: try Catalog.open(path: db, readOnly: true))
+        let requests = CatalogBenchmark.requests(count: 2_000, catalogSize: items, locale: locale)
+        StatusLine.show("resolving \(requests.count) requests")
+        _ = try resolver.resolve(requests[0])  // the language's key maker, made once
+        var times: [Double] = []
+        var found = 0
+        for r in requests {
+            let start = DispatchTime.now().uptimeNanoseconds
+            let resolution = try resolver.resolve(r)
+            times.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+            if resolution?.items.isEmpty == false { found += 1 }
+        }
+        StatusLine.clear()
+        times.sort()
+        let p50 = times[times.count / 2], p99 = times[min(times.count - 1, times.count * 99 / 100)]
+        print("resolve, 1 thread".padding(toLength: 46, withPad: " ", startingAt: 0)
+              + String(format: "p50 %.2f ms, p99 %.2f ms, max %.1f ms (%d requests, %d found)", p50 * 1e3, p99 * 1e3, times.last! * 1e3, times.count, found))
+        let after = CatalogBenchmark.residentMemory()
+        print("memory".padding(toLength: 46, withPad: " ", startingAt: 0)
+              + String(format: "resident %.0f MB after resolving (%.0f MB for the resolver and its catalogue); peak of the run %.0f MB",
+                       Double(after) / 1e6, Double(after - before) / 1e6, Double(Benchmark.peakMemory()) / 1e6))
+    }
+
     func run() throws {
+        if let catalog {
+            guard catalog >= 100 else { throw ValidationError("--catalog takes a number of items, 100 or more") }
+            return try benchCatalog(items: catalog)
+        }
         var path = utterances ?? "Benchmarks/\(locale).txt"
         var mix: [String]
         if let text = try? String(contentsOfFile: path, encoding: .utf8) {

@@ -122,11 +122,10 @@ struct CatalogCommand: ParsableCommand {
                 var skipped = 0
                 let started = Date()
                 for file in files {
-                    let (rows, problems) = try CatalogFile.rows(path: file)
-                    for p in problems { FileHandle.standardError.write(Data("mediaparse: \(p) (row skipped)\n".utf8)) }
-                    skipped += problems.count
-                    let summary = try catalog.importRows(rows)
-                    FileHandle.standardError.write(Data("\(file): \(summary.imported) items imported (\(summary.replaced) replaced), \(problems.count) rows skipped\n".utf8))
+                    let summary = try catalog.importFile(file)
+                    for p in summary.problems { FileHandle.standardError.write(Data("mediaparse: \(p) (row skipped)\n".utf8)) }
+                    skipped += summary.problems.count
+                    FileHandle.standardError.write(Data("\(file): \(summary.imported) items imported (\(summary.replaced) replaced), \(summary.problems.count) rows skipped\n".utf8))
                 }
                 let stats = try catalog.stats()
                 FileHandle.standardError.write(Data(String(format: "%@: %d items in all, %.1f s\n", into, stats.items, Date().timeIntervalSince(started)).utf8))

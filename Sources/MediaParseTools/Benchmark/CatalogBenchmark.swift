@@ -1,0 +1,109 @@
+import Foundation
+import MediaParse
+import MediaParseCatalog
+
+/// The catalogue benchmark: a generated catalogue of N items written as JSON Lines, imported into SQLite,
+/// then requests resolved one at a time.
+public enum CatalogBenchmark {
+    /// A deterministic catalogue of `count` items: titles, artists and albums made of common words (so
+    /// that many titles share words, as real ones do), types in a music app's proportions.
+    public static func writeCatalog(count: Int, to path: String, seed: UInt64 = 42) throws {
+        FileManager.default.createFile(atPath: path, contents: nil)
+        guard let out = FileHandle(forWritingAtPath: path) else { throw CatalogError.unreadable(path) }
+        defer { try? out.close() }
+        var rng = SplitMix(seed: seed)
+        var buffer = Data()
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        for i in 0..<count {
+            let row = item(i, rng: &rng)
+            buffer.append(try encoder.encode(row))
+            buffer.append(0x0A)
+            if buffer.count > 1 << 20 { out.write(buffer); buffer.removeAll(keepingCapacity: true) }
+        }
+        out.write(buffer)
+    }
+
+    static let words = """
+        love night heart fire dream light rain summer city dance river blue gold home road sky time world girl boy
+        moon star sun ocean wild free young old black white red green midnight morning shadow silver golden
+        broken hearts lonely crazy sweet little big last first forever never always tonight yesterday tomorrow
+        angel devil queen king paradise heaven hell storm thunder electric velvet glass stone iron paper
+        highway street garden island desert mountain valley winter spring autumn echo mirror window door
+        """.split(whereSeparator: \.isWhitespace).map(String.init)
+    static let first = "james maria anna john lisa david sara paul emma leo nina max ella sam kate tom lily ben zoe jack".split(separator: " ").map(String.init)
+    static let last = "smith jones taylor brown wilson moore clark hall young king wright green baker adams nelson carter hill".split(separator: " ").map(String.init)
+    static let genres = ["pop", "rock", "jazz", "hip hop", "classical", "country", "electronic", "folk", "soul", "metal", "reggae", "blues"]
+
+    static func phrase(_ n: Int, rng: inout SplitMix) -> String {
+        (0..<n).map { _ in words[rng.next(words.count)].capitalized }.joined(separator: " ")
+    }
+
+    static func artist(_ i: Int, rng: inout SplitMix) -> String {
+        rng.next(3) == 0 ? "The " + phrase(1 + rng.next(2), rng: &rng)
+            : first[rng.next(first.count)].capitalized + " " + last[rng.next(last.count)].capitalized + (rng.next(4) == 0 ? " \(i % 97)" : "")
+    }
+
+    static func item(_ i: Int, rng: inout SplitMix) -> CatalogRow {
+        let roll = rng.next(100)
+        let type = roll < 70 ? "song" : roll < 85 ? "album" : roll < 90 ? "artist" : roll < 94 ? "playlist" : roll < 97 ? "podcastEpisode" : "audioBook"
+        let artist = artist(rng.next(200_000), rng: &rng)
+        var title = type == "artist" ? artist : phrase(1 + rng.next(4), rng: &rng)
+        if rng.next(10) == 0 { title += ["  (Remastered)", " - Live", " (feat. \(Self.artist(rng.next(1000), rng: &rng)))", " (Deluxe Edition)"][rng.next(4)] }
+        let year = 1960 + rng.next(66)
+        return CatalogRow(identifier: "gen-\(i)", type: type, title: title, artist: type == "artist" ? nil : artist,
+                          album: type == "song" ? phrase(1 + rng.next(3), rng: &rng) : nil, genres: [genres[rng.next(genres.count)]],
+                          releaseDate: String(year), popularity: Double(rng.next(1000)) / 1000)
+    }
+
+    /// Requests for items of the generated catalogue, as parsed results ("play <title> by <artist>",
+    /// "play <title>", "play <artist>", the newest album of an artist), and a share of absent ones.
+    public static func requests(count: Int, catalogSize: Int, locale: String, seed: UInt64 = 7) -> [ParseResult] {
+        var rng = SplitMix(seed: 42)
+        // The same sequence as the catalogue, to know its items without reading it.
+        var items: [CatalogRow] = []
+        let wanted = Set((0..<count).map { ($0 &* 7919) % max(catalogSize, 1) })
+        for i in 0..<catalogSize {
+            let row = item(i, rng: &rng)
+            if wanted.contains(i) { items.append(row) }
+            if items.count == wanted.count { break }
+        }
+        var pick = SplitMix(seed: seed)
+        return (0..<count).map { n in
+            let row = items[n % items.count]
+            var search = MediaSearch()
+            switch n % 5 {
+            case 0: search.mediaName = row.title.lowercased(); search.artistName = row.artist?.lowercased()
+            case 1: search.mediaName = row.title.lowercased()
+            case 2: search.artistName = row.artist?.lowercased() ?? row.title.lowercased(); search.mediaType = "album"; search.sortOrder = "newest"
+            case 3: search.mediaName = phrase(3, rng: &pick).lowercased() + " " + words[pick.next(words.count)]  // most likely absent
+            default: search.mediaName = row.title.lowercased(); search.mediaType = row.type
+            }
+            var r = ParseResult(utterance: nil, locale: locale, intent: .play)
+            r.mediaSearch = search
+            return r
+        }
+    }
+
+    /// A small deterministic generator (SplitMix64), so that every run measures the same catalogue.
+    public struct SplitMix {
+        var state: UInt64
+        public init(seed: UInt64) { state = seed }
+        public mutating func next(_ bound: Int) -> Int {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            z ^= z >> 31
+            return Int(z % UInt64(bound))
+        }
+    }
+
+    /// Resident memory of this process now, in bytes (Linux; 0 elsewhere).
+    public static func residentMemory() -> Int {
+        guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return 0 }
+        let parts = text.split(separator: " ")
+        guard parts.count > 1, let pages = Int(parts[1]) else { return 0 }
+        return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
+    }
+}
