@@ -94,10 +94,14 @@ public final class Catalog: Sendable {
                 CREATE TABLE name (key TEXT NOT NULL, itemId INTEGER NOT NULL, field TEXT NOT NULL,
                                    PRIMARY KEY (key, itemId, field)) WITHOUT ROWID;
                 CREATE INDEX name_item ON name(itemId);
+                -- Other names of artists (an artist item's aliases), by the artist's name folded: they serve its items.
+                CREATE TABLE artist_alias (artist TEXT NOT NULL, alias TEXT NOT NULL, PRIMARY KEY (artist, alias)) WITHOUT ROWID;
                 CREATE TABLE genre (key TEXT NOT NULL, itemId INTEGER NOT NULL, PRIMARY KEY (key, itemId)) WITHOUT ROWID;
                 CREATE INDEX genre_item ON genre(itemId);
                 -- The words and sound-alike keys of all of an item's names: candidates for a request.
                 CREATE VIRTUAL TABLE item_fts USING fts5(words, sounds, stems, genres, detail = column, tokenize = 'unicode61 remove_diacritics 0');
+                -- How many items hold each term: the resolver leaves out terms too common to rank quickly.
+                CREATE VIRTUAL TABLE item_vocab USING fts5vocab(item_fts, 'row');
                 """)
         }
         return m
@@ -197,13 +201,25 @@ public final class Catalog: Sendable {
         return summary
     }
 
-    /// Imports the batches `next` gives until it gives nil, all in one transaction.
+    /// Imports the batches `next` gives until it gives nil, all in one transaction. The keys of a batch
+    /// are made on the other cores while the batch before it is written.
     public func importBatches(_ next: () throws -> [CatalogRow]?) throws -> ImportSummary {
         var summary = ImportSummary()
         do {
             try db.write { db in
-                while let rows = try next() {
-                    try insert(rows, into: db, summary: &summary)
+                // A larger page cache while a large import builds its indexes (256 MB).
+                try db.execute(sql: "PRAGMA cache_size = -262144")
+                defer { try? db.execute(sql: "PRAGMA cache_size = -2000") }
+                var seenAliases: [String: [String]] = [:]
+                var pending: (rows: [CatalogRow], keys: KeysInProgress)?
+                func start(_ rows: [CatalogRow]) throws -> (rows: [CatalogRow], keys: KeysInProgress) {
+                    let aliases = try artistAliases(for: rows, db: db, seen: &seenAliases)
+                    return (rows, KeysInProgress(makers: keys, rows: rows, artistAliases: aliases))
+                }
+                if let first = try next() { pending = try start(first) }
+                while let current = pending {
+                    pending = try next().map(start)
+                    try insert(current.rows, keyed: current.keys.wait(), into: db, summary: &summary)
                 }
                 try db.execute(sql: "INSERT OR REPLACE INTO info VALUES ('modified', ?)", arguments: [ISO8601DateFormatter().string(from: Date())])
             }
@@ -213,20 +229,27 @@ public final class Catalog: Sendable {
         return summary
     }
 
-    private func insert(_ rows: [CatalogRow], into db: Database, summary: inout ImportSummary) throws {
-        // The aliases of artists serve their items: from artist rows of this batch, else from artist items
-        // already in the catalogue.
-        var artistAliases: [String: [String]] = [:]
-        for row in rows where row.type == "artist" { artistAliases[Self.fold(row.title), default: []] += row.aliases ?? [] }
-        let wanted = Set(rows.compactMap { $0.artist.map(Self.fold) }).subtracting(artistAliases.keys)
-        if !wanted.isEmpty {
-            let find = try db.cachedStatement(sql: "SELECT aliases FROM item WHERE type = 'artist' AND title = ? COLLATE NOCASE AND aliases IS NOT NULL")
-            for artist in wanted {
-                for aliases in try String.fetchAll(find, arguments: [artist]) { artistAliases[artist, default: []] += Self.splitList(aliases) }
-            }
+    /// The other names of the artists of `rows`: from artist rows of this import (`seen`, updated), else
+    /// from artist items already in the catalogue.
+    private func artistAliases(for rows: [CatalogRow], db: Database, seen: inout [String: [String]]) throws -> [String: [String]] {
+        for row in rows where row.type == "artist" && !(row.aliases ?? []).isEmpty {
+            seen[Self.fold(row.title), default: []] += row.aliases!
         }
-        // The keys are made first, on every core (the costly part: words, numbers, sound-alikes).
-        let keyed = keys.keys(for: rows, artistAliases: artistAliases.filter { !$0.value.isEmpty })
+        var found: [String: [String]] = [:]
+        let find = try db.cachedStatement(sql: "SELECT alias FROM artist_alias WHERE artist = ?")
+        for artist in Set(rows.compactMap { $0.artist.map(Self.fold) }) {
+            if let known = seen[artist] { found[artist] = known; continue }
+            let aliases = try String.fetchAll(find, arguments: [artist])
+            if !aliases.isEmpty { found[artist] = aliases }
+        }
+        return found
+    }
+
+    private func insert(_ rows: [CatalogRow], keyed: [ItemKeys], into db: Database, summary: inout ImportSummary) throws {
+        let keepAlias = try db.cachedStatement(sql: "INSERT OR IGNORE INTO artist_alias (artist, alias) VALUES (?, ?)")
+        for row in rows where row.type == "artist" {
+            for alias in row.aliases ?? [] { try keepAlias.execute(arguments: [Self.fold(row.title), alias]) }
+        }
         let findItem = try db.cachedStatement(sql: "SELECT id FROM item WHERE identifier = ?")
         let insertItem = try db.cachedStatement(sql: """
             INSERT INTO item (identifier, type, title, artist, album, genres, releaseDate, releaseDay, popularity, language, aliases, keys)

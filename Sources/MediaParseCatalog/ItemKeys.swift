@@ -121,7 +121,7 @@ final class KeyMakers: @unchecked Sendable {
         for a in row.aliases ?? [] { names.append((.alias, m.name(a))) }
         if let artist = row.artist {
             // "Simon & Garfunkel" whole, and each of several artists ("Zedd & Alessia Cara") on its own.
-            let whole = m.title(artist)
+            let whole = m.title(artist)  // (remembered: an artist's name is keyed once)
             names.append((.artist, whole.main))
             for f in whole.featured { names.append((.featured, f)) }
             for piece in m.names(artist).dropFirst() { names.append((.featured, piece)) }
@@ -163,5 +163,24 @@ public struct NameKeyPrinter: Sendable {
         let names = maker.names(text)
         if names.count > 1 { for n in names.dropFirst() { out += "\n  one of several: \(show(n))" } }
         return out
+    }
+}
+
+/// The keys of a batch being made on other threads while the writer stores the batch before.
+final class KeysInProgress: @unchecked Sendable {
+    private let done = DispatchSemaphore(value: 0)
+    private var keys: [ItemKeys] = []
+
+    init(makers: KeyMakers, rows: [CatalogRow], artistAliases: [String: [String]]) {
+        DispatchQueue.global().async {
+            self.keys = makers.keys(for: rows, artistAliases: artistAliases)
+            self.done.signal()
+        }
+    }
+
+    func wait() -> [ItemKeys] {
+        done.wait()
+        done.signal()
+        return keys
     }
 }

@@ -32,9 +32,17 @@ public final class Resolver: Sendable {
         var queries = QueryCache(search: search, first: query)
         var lookups = [query]
         if let home = catalog.keys.maker(for: nil), home.locale != maker.locale, let q = queries.query(for: home) { lookups.append(q) }
-        let scored = try candidates(for: lookups).map { c -> Scored in
-            let q = catalog.keys.maker(for: c.language).flatMap { queries.query(for: $0) } ?? query
-            return score(c, query: q)
+        func scoreAll(_ cs: [Candidate]) -> [Scored] {
+            cs.map { c -> Scored in
+                let q = catalog.keys.maker(for: c.language).flatMap { queries.query(for: $0) } ?? query
+                return score(c, query: q)
+            }
+        }
+        // Exact names first (an index lookup); the full-text search only when they do not settle it.
+        var scored = scoreAll(try candidates(for: lookups, stage: .exact))
+        if !(scored.contains { $0.score >= 0.95 }) {
+            let seen = Set(scored.map(\.candidate.id))
+            scored += scoreAll(try candidates(for: lookups, stage: .fullText).filter { !seen.contains($0.id) })
         }
         let ranked = order(scored, query: query)
         let fitting = ranked.filter { $0.score >= threshold }
@@ -130,25 +138,32 @@ public final class Resolver: Sendable {
 
     /// FTS5 terms: each one token of the index's tokenizer (a phrase would need positions, which the
     /// index does not keep), so words are cut where it cuts them.
-    private static func terms(_ words: Set<String>, prefix: Bool = false) -> String {
+    private static func tokens(_ words: Set<String>) -> Set<String> {
         var pieces = Set<String>()
         for word in words {
             for piece in word.split(whereSeparator: { c in !c.isLetter && !c.isNumber }) { pieces.insert(String(piece)) }
         }
-        let quoted: [String] = pieces.sorted().map { p in "\"" + p + "\"" + (prefix ? "*" : "") }
+        return pieces
+    }
+
+    private static func terms(_ words: Set<String>, prefix: Bool = false) -> String {
+        let quoted: [String] = tokens(words).sorted().map { p in "\"" + p + "\"" + (prefix ? "*" : "") }
         return quoted.joined(separator: " OR ")
     }
 
-    private func candidates(for queries: [Query]) throws -> [Candidate] {
+    enum Stage { case exact, fullText }
+
+    private func candidates(for queries: [Query], stage: Stage) throws -> [Candidate] {
         try catalog.db.read { db in
             var ids = Set<Int64>()
             let exact = Array(Set(queries.flatMap(\.exactKeys)))
-            if !exact.isEmpty {
+            if stage == .exact, !exact.isEmpty {
                 let marks = exact.map { _ in "?" }.joined(separator: ",")
                 ids.formUnion(try Int64.fetchAll(db, sql: "SELECT DISTINCT itemId FROM name WHERE key IN (\(marks)) LIMIT 5000",
                                                  arguments: StatementArguments(exact)))
             }
             var words = Set<String>(), sounds = Set<String>(), stems = Set<String>()
+            if stage == .fullText {
             for k in queries.flatMap(\.allKeys) {
                 words.formUnion(k.words)
                 if k.words.count > 1 { words.insert(k.compact) }
@@ -156,17 +171,15 @@ public final class Resolver: Sendable {
                 sounds.formUnion(k.sounds.filter { !$0.isEmpty })
                 stems.formUnion(zip(k.words, k.stems).map { $0 == $1 ? $0 : $1 })
             }
-            var parts: [String] = []
+            var columns: [(column: String, terms: Set<String>)] = []
             for (column, set) in [("words", words), ("sounds", sounds), ("stems", stems)] {
-                let t = Self.terms(set)
-                if !t.isEmpty { parts.append(column + " : (" + t + ")") }
+                let t = Self.tokens(set)
+                if !t.isEmpty { columns.append((column, t)) }
             }
-            if !parts.isEmpty {
-                ids.formUnion(try Int64.fetchAll(db, sql: "SELECT rowid FROM item_fts WHERE item_fts MATCH ? ORDER BY rank LIMIT 300",
-                                                 arguments: [parts.joined(separator: " OR ")]))
+            ids.formUnion(try fullText(db, columns: columns))
             }
             let query = queries[0]
-            if !query.genres.isEmpty, query.name == nil, query.artist == nil, query.album == nil {
+            if stage == .fullText, !query.genres.isEmpty, query.name == nil, query.artist == nil, query.album == nil {
                 // Genres and moods alone: items of the genre (its words as prefixes: "entspann" finds
                 // "entspannt"), and items named after it.
                 let genreWords = Set(query.genres.flatMap { zip($0.words, $0.stems).map { w, s in s.count >= 4 ? s : w } })
@@ -194,6 +207,48 @@ public final class Resolver: Sendable {
             return out
         }
     }
+
+    /// Candidates from the full-text index: the items holding every word first (a cheap intersection),
+    /// then, when those are few, the best-ranked items holding any of the rarer words, sounds or stems.
+    /// Terms that many items hold ("love", "the") are left out of that ranking: ranking reads every item
+    /// a term has, and they add little to what the rare ones find.
+    private func fullText(_ db: Database, columns: [(column: String, terms: Set<String>)]) throws -> [Int64] {
+        var ids: [Int64] = []
+        let words = columns.first { $0.column == "words" }?.terms ?? []
+        if words.count > 1 {
+            let all = words.sorted().map { "\"" + $0 + "\"" }.joined(separator: " AND ")
+            ids = try Int64.fetchAll(db, sql: "SELECT rowid FROM item_fts WHERE item_fts MATCH ? LIMIT 200", arguments: ["words : (" + all + ")"])
+        }
+        guard ids.count < 20 else { return ids }
+        let every = Set(columns.flatMap(\.terms))
+        guard !every.isEmpty else { return ids }
+        let marks = every.map { _ in "?" }.joined(separator: ",")
+        var counts: [String: Int] = [:]
+        for row in try Row.fetchAll(db, sql: "SELECT term, doc FROM item_vocab WHERE term IN (\(marks))", arguments: StatementArguments(Array(every))) {
+            counts[row["term"]] = row["doc"]
+        }
+        var budget = Self.rankingBudget
+        var chosen = Set<String>()
+        for term in every.filter({ counts[$0] != nil }).sorted(by: { (counts[$0]!, $0) < (counts[$1]!, $1) }) {
+            let n = counts[term]!
+            if n > budget, !chosen.isEmpty { break }
+            if n > Self.rankingBudget * 4 { break }
+            chosen.insert(term)
+            budget -= n
+        }
+        var parts: [String] = []
+        for (column, terms) in columns {
+            let kept = terms.intersection(chosen).sorted().map { "\"" + $0 + "\"" }
+            if !kept.isEmpty { parts.append(column + " : (" + kept.joined(separator: " OR ") + ")") }
+        }
+        guard !parts.isEmpty else { return ids }
+        ids += try Int64.fetchAll(db, sql: "SELECT rowid FROM item_fts WHERE item_fts MATCH ? ORDER BY rank LIMIT 300",
+                                  arguments: [parts.joined(separator: " OR ")])
+        return ids
+    }
+
+    /// How many item entries the ranked search may read, about (a few milliseconds).
+    static let rankingBudget = 3_000
 
     // MARK: - Scoring
 

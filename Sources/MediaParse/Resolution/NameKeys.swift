@@ -58,6 +58,12 @@ package final class NameKeyMaker: Sendable {
     private let articles: [[String]]
     /// Each word of a group of same words, to the group's first.
     private let sameWords: [String: String]
+    /// Keys already made: catalogues repeat artists, albums and words (a million items name a few
+    /// hundred thousand artists). Cleared when they grow past `memoryLimit` entries.
+    private let titleMemory = Locked<[String: TitleKeys]>([:])
+    private let nameMemory = Locked<[String: NameKey]>([:])
+    private let soundMemory = Locked<[String: String]>([:])
+    private static let memoryLimit = 200_000
 
     /// The maker of `locale` as `catalog`'s `locale.yaml` files describe it.
     package convenience init(locale: String, catalog: GrammarCatalog = .builtIn) throws {
@@ -105,13 +111,18 @@ package final class NameKeyMaker: Sendable {
 
     /// The key of a name as said or written (a request's name, an artist, an album, an alias).
     package func name(_ text: String) -> NameKey {
-        runtime.pool.withSession { session in key(of: words(text, session: session)) }
+        if let known = nameMemory.withLock({ $0[text] }) { return known }
+        let made = runtime.pool.withSession { session in key(of: words(text, session: session)) }
+        nameMemory.withLock { if $0.count > Self.memoryLimit { $0.removeAll() }; $0[text] = made }
+        return made
     }
 
     /// A name and, when it joins several ("Zedd & Alessia Cara", "Jay-Z, Kanye West"), each of them: the
     /// whole first. The joints are commas and the language's "and" words.
     package func names(_ text: String) -> [NameKey] {
         let whole = name(text)
+        if !text.contains(where: { ",&+;".contains($0) }), !whole.words.isEmpty, andWords.isEmpty && featureWords.isEmpty
+            || !text.contains(" ") { return [whole] }
         var pieces: [[String]] = [[]]
         runtime.pool.withSession { session in
             for part in text.split(whereSeparator: { ",&+;".contains($0) }) {
@@ -136,6 +147,13 @@ package final class NameKeyMaker: Sendable {
 
     /// The keys of a catalogue title, or of a request's name (which may say "the deluxe edition" too).
     package func title(_ text: String) -> TitleKeys {
+        if let known = titleMemory.withLock({ $0[text] }) { return known }
+        let made = makeTitle(text)
+        titleMemory.withLock { if $0.count > Self.memoryLimit { $0.removeAll() }; $0[text] = made }
+        return made
+    }
+
+    private func makeTitle(_ text: String) -> TitleKeys {
         runtime.pool.withSession { session in
             var mainWords: [String] = []
             var featured: [NameKey] = []
@@ -256,6 +274,13 @@ package final class NameKeyMaker: Sendable {
     /// The sound-alike key of one word: the transform (pinyin), the rewrites, then vowels after the first
     /// letter and doubled letters dropped.
     package func sound(_ word: String) -> String {
+        if let known = soundMemory.withLock({ $0[word] }) { return known }
+        let made = makeSound(word)
+        soundMemory.withLock { if $0.count > Self.memoryLimit { $0.removeAll() }; $0[word] = made }
+        return made
+    }
+
+    private func makeSound(_ word: String) -> String {
         var s = word
         if let soundPool, !s.utf8.allSatisfy({ $0 < 0x80 }) {
             let w = s

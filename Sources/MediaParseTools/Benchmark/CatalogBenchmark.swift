@@ -35,19 +35,32 @@ public enum CatalogBenchmark {
     static let last = "smith jones taylor brown wilson moore clark hall young king wright green baker adams nelson carter hill".split(separator: " ").map(String.init)
     static let genres = ["pop", "rock", "jazz", "hip hop", "classical", "country", "electronic", "folk", "soul", "metal", "reggae", "blues"]
 
-    static func phrase(_ n: Int, rng: inout SplitMix) -> String {
-        (0..<n).map { _ in words[rng.next(words.count)].capitalized }.joined(separator: " ")
+    /// Made-up words of two or three syllables: the long tail of a real catalogue's vocabulary.
+    static let syllables = "ka lo mi ra ven to sha di nu bel or an el za fu ri mo te sa li".split(separator: " ").map(String.init)
+
+    static func word(_ rng: inout SplitMix) -> String {
+        if rng.next(2) == 0 { return words[rng.next(words.count)] }
+        return (0..<(2 + rng.next(2))).map { _ in syllables[rng.next(syllables.count)] }.joined()
     }
 
-    static func artist(_ i: Int, rng: inout SplitMix) -> String {
-        rng.next(3) == 0 ? "The " + phrase(1 + rng.next(2), rng: &rng)
-            : first[rng.next(first.count)].capitalized + " " + last[rng.next(last.count)].capitalized + (rng.next(4) == 0 ? " \(i % 97)" : "")
+    static func phrase(_ n: Int, rng: inout SplitMix) -> String {
+        (0..<n).map { _ in word(&rng).capitalized }.joined(separator: " ")
+    }
+
+    /// Artist `i` of about 100,000: the same index gives the same name.
+    static func artist(_ i: Int, rng _: inout SplitMix) -> String {
+        var own = SplitMix(seed: UInt64(i) &* 0x9E37_79B9)
+        switch own.next(3) {
+        case 0: return "The " + phrase(1 + own.next(2), rng: &own)
+        case 1: return phrase(1 + own.next(2), rng: &own)
+        default: return first[own.next(first.count)].capitalized + " " + word(&own).capitalized + last[own.next(last.count)]
+        }
     }
 
     static func item(_ i: Int, rng: inout SplitMix) -> CatalogRow {
         let roll = rng.next(100)
         let type = roll < 70 ? "song" : roll < 85 ? "album" : roll < 90 ? "artist" : roll < 94 ? "playlist" : roll < 97 ? "podcastEpisode" : "audioBook"
-        let artist = artist(rng.next(200_000), rng: &rng)
+        let artist = artist(rng.next(100_000), rng: &rng)
         var title = type == "artist" ? artist : phrase(1 + rng.next(4), rng: &rng)
         if rng.next(10) == 0 { title += ["  (Remastered)", " - Live", " (feat. \(Self.artist(rng.next(1000), rng: &rng)))", " (Deluxe Edition)"][rng.next(4)] }
         let year = 1960 + rng.next(66)
