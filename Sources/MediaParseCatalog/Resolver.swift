@@ -40,7 +40,11 @@ public final class Resolver: Sendable {
         }
         // Exact names first (an index lookup); the full-text search only when they do not settle it.
         var scored = scoreAll(try candidates(for: lookups, stage: .exact))
-        if !(scored.contains { $0.score >= 0.95 }) {
+        // Settled: an item that fits well, or, for an artist alone, the artist's own items found by name
+        // (the full-text search would only add other artists of similar names).
+        let artistAlone = query.name == nil && query.album == nil && query.artist != nil
+        let settled = scored.contains { $0.score >= 0.9 } || (artistAlone && scored.contains { $0.matched.contains("artist") && $0.score >= threshold })
+        if !settled {
             let seen = Set(scored.map(\.candidate.id))
             scored += scoreAll(try candidates(for: lookups, stage: .fullText).filter { !seen.contains($0.id) })
         }
@@ -159,7 +163,7 @@ public final class Resolver: Sendable {
             let exact = Array(Set(queries.flatMap(\.exactKeys)))
             if stage == .exact, !exact.isEmpty {
                 let marks = exact.map { _ in "?" }.joined(separator: ",")
-                ids.formUnion(try Int64.fetchAll(db, sql: "SELECT DISTINCT itemId FROM name WHERE key IN (\(marks)) LIMIT 5000",
+                ids.formUnion(try Int64.fetchAll(db, sql: "SELECT DISTINCT itemId FROM name WHERE key IN (\(marks)) LIMIT 2000",
                                                  arguments: StatementArguments(exact)))
             }
             var words = Set<String>(), sounds = Set<String>(), stems = Set<String>()
@@ -199,9 +203,9 @@ public final class Resolver: Sendable {
                 for row in try Row.fetchAll(db, sql: """
                     SELECT id, identifier, type, title, artist, releaseDay, popularity, language, keys FROM item WHERE id IN (\(marks))
                     """, arguments: StatementArguments(chunk)) {
-                    out.append(Candidate(id: row["id"], identifier: row["identifier"], type: row["type"], title: row["title"],
-                                         artist: row["artist"], releaseDay: row["releaseDay"], popularity: row["popularity"],
-                                         language: row["language"], keys: ItemKeys(encoded: row["keys"])))
+                    // By position (the columns named above, in order): no column lookup by name per row.
+                    out.append(Candidate(id: row[0], identifier: row[1], type: row[2], title: row[3], artist: row[4],
+                                         releaseDay: row[5], popularity: row[6], language: row[7], keys: ItemKeys(encoded: row[8])))
                 }
             }
             return out
@@ -217,7 +221,7 @@ public final class Resolver: Sendable {
         let words = columns.first { $0.column == "words" }?.terms ?? []
         if words.count > 1 {
             let all = words.sorted().map { "\"" + $0 + "\"" }.joined(separator: " AND ")
-            ids = try Int64.fetchAll(db, sql: "SELECT rowid FROM item_fts WHERE item_fts MATCH ? LIMIT 200", arguments: ["words : (" + all + ")"])
+            ids = try Int64.fetchAll(db, sql: "SELECT rowid FROM item_fts WHERE item_fts MATCH ? ORDER BY rank LIMIT 60", arguments: ["words : (" + all + ")"])
         }
         guard ids.count < 20 else { return ids }
         let every = Set(columns.flatMap(\.terms))
@@ -242,7 +246,7 @@ public final class Resolver: Sendable {
             if !kept.isEmpty { parts.append(column + " : (" + kept.joined(separator: " OR ") + ")") }
         }
         guard !parts.isEmpty else { return ids }
-        ids += try Int64.fetchAll(db, sql: "SELECT rowid FROM item_fts WHERE item_fts MATCH ? ORDER BY rank LIMIT 300",
+        ids += try Int64.fetchAll(db, sql: "SELECT rowid FROM item_fts WHERE item_fts MATCH ? ORDER BY rank LIMIT 120",
                                   arguments: [parts.joined(separator: " OR ")])
         return ids
     }

@@ -67,11 +67,14 @@ struct Bench: ParsableCommand {
         StatusLine.show("resolving \(requests.count) requests")
         _ = try resolver.resolve(requests[0])  // the language's key maker, made once
         var times: [Double] = []
+        var byKind: [String: [Double]] = [:]
         var found = 0
         for r in requests {
             let start = DispatchTime.now().uptimeNanoseconds
             let resolution = try resolver.resolve(r)
-            times.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+            let t = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+            times.append(t)
+            byKind[CatalogBenchmark.kind(of: r), default: []].append(t)
             if resolution?.items.isEmpty == false { found += 1 }
         }
         StatusLine.clear()
@@ -79,6 +82,11 @@ struct Bench: ParsableCommand {
         let p50 = times[times.count / 2], p99 = times[min(times.count - 1, times.count * 99 / 100)]
         print("resolve, 1 thread".padding(toLength: 46, withPad: " ", startingAt: 0)
               + String(format: "p50 %.2f ms, p99 %.2f ms, max %.1f ms (%d requests, %d found)", p50 * 1e3, p99 * 1e3, times.last! * 1e3, times.count, found))
+        for (kind, list) in byKind.sorted(by: { $0.key < $1.key }) {
+            let l = list.sorted()
+            print(("  " + kind).padding(toLength: 46, withPad: " ", startingAt: 0)
+                  + String(format: "p50 %.2f ms, p99 %.2f ms (%d)", l[l.count / 2] * 1e3, l[min(l.count - 1, l.count * 99 / 100)] * 1e3, l.count))
+        }
         let after = CatalogBenchmark.residentMemory()
         print("memory".padding(toLength: 46, withPad: " ", startingAt: 0)
               + String(format: "resident %.0f MB after resolving (%.0f MB for the resolver and its catalogue); peak of the run %.0f MB",

@@ -98,6 +98,15 @@ public enum CatalogBenchmark {
         }
     }
 
+    /// Which of the request shapes `r` is, for the figures per shape.
+    public static func kind(of r: ParseResult) -> String {
+        let s = r.mediaSearch ?? MediaSearch()
+        if s.sortOrder != nil { return "artist's newest album" }
+        if s.artistName != nil { return "title by artist" }
+        if s.mediaType != nil { return "title and type" }
+        return "title alone (a fifth of them absent)"
+    }
+
     /// A small deterministic generator (SplitMix64), so that every run measures the same catalogue.
     public struct SplitMix {
         var state: UInt64
