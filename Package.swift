@@ -57,6 +57,7 @@ let package = Package(
                            .product(name: "Hummingbird", package: "hummingbird"), .product(name: "NIOCore", package: "swift-nio"),
                            .product(name: "Logging", package: "swift-log"), .product(name: "NIOHTTPTypes", package: "swift-nio-extras")]
         ),
-        .testTarget(name: "MediaParseTests", dependencies: ["MediaParse", "MediaParseTools", "MediaParseCatalog"]),
+        .testTarget(name: "MediaParseTests", dependencies: ["MediaParse", "MediaParseTools", "MediaParseCatalog",
+                                                     .product(name: "GRDB", package: "GRDB.swift")]),
     ]
 )

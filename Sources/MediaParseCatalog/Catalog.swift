@@ -259,29 +259,37 @@ public final class Catalog: Sendable {
         let findItem = try db.cachedStatement(sql: "SELECT id FROM item WHERE identifier = ?")
         let insertItem = try db.cachedStatement(sql: """
             INSERT INTO item (identifier, type, title, artist, album, genres, releaseDate, releaseDay, popularity, language, aliases, keys)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (identifier) DO NOTHING
             """)
         let insertName = try db.cachedStatement(sql: "INSERT OR IGNORE INTO name (key, itemId, field) VALUES (?, ?, ?)")
         let insertGenre = try db.cachedStatement(sql: "INSERT OR IGNORE INTO genre (key, itemId) VALUES (?, ?)")
         let insertText = try db.cachedStatement(sql: "INSERT INTO item_fts (rowid, words, sounds, stems, genres) VALUES (?, ?, ?, ?, ?)")
         for (row, k) in zip(rows, keyed) {
-            if let old = try Int64.fetchOne(findItem, arguments: [row.identifier]) {
-                try db.execute(sql: "DELETE FROM item WHERE id = ?; DELETE FROM name WHERE itemId = ?; DELETE FROM genre WHERE itemId = ?; DELETE FROM item_fts WHERE rowid = ?",
-                               arguments: [old, old, old, old])
-                summary.replaced += 1
-            }
-            try insertItem.execute(arguments: [
+            let values: StatementArguments = [
                 row.identifier, row.type, row.title, row.artist, row.album, Self.joinList(row.genres),
                 row.releaseDate, row.releaseDate.flatMap(CatalogRow.releaseDay), row.popularity ?? 0, row.language,
                 Self.joinList(row.aliases), k.encoded,
-            ])
+            ]
+            // New identifiers (nearly all of a first import) go in at once; one already there is replaced.
+            try insertItem.execute(arguments: values)
+            if db.changesCount == 0, let old = try Int64.fetchOne(findItem, arguments: [row.identifier]) {
+                try db.execute(sql: "DELETE FROM item WHERE id = ?; DELETE FROM name WHERE itemId = ?; DELETE FROM genre WHERE itemId = ?; DELETE FROM item_fts WHERE rowid = ?",
+                               arguments: [old, old, old, old])
+                summary.replaced += 1
+                try insertItem.execute(arguments: values)
+            }
             let id = db.lastInsertedRowID
-            for (field, key) in k.names where !key.isEmpty { try insertName.execute(arguments: [key.text, id, field.rawValue]) }
+            // Exact lookups ask for titles, aliases and artists; the other names are found by the full-text index.
+            for (field, key) in k.names where !key.isEmpty && Self.exactFields.contains(field) {
+                try insertName.execute(arguments: [key.text, id, field.rawValue])
+            }
             for g in k.genres { try insertGenre.execute(arguments: [g, id]) }
             try insertText.execute(arguments: [id, k.ftsWords, k.ftsSounds, k.ftsStems, k.ftsGenres])
             summary.imported += 1
         }
     }
+
+    static let exactFields: Set<NameField> = [.title, .full, .alias, .artist, .featured]
 
     /// A name folded for finding an artist's row: case and surrounding spaces.
     static func fold(_ name: String) -> String { name.trimmingCharacters(in: .whitespaces).lowercased() }

@@ -117,6 +117,7 @@ final class KeyMakers: @unchecked Sendable {
         names.append((.title, title.main))
         if let full = title.full { names.append((.full, full)) }
         if let short = title.short { names.append((.short, short)) }
+        for sub in title.subtitles { names.append((.short, sub)) }
         for f in title.featured { names += m.names(f.words.joined(separator: " ")).map { (.featured, $0) } }
         for a in row.aliases ?? [] { names.append((.alias, m.name(a))) }
         if let artist = row.artist {

@@ -27,15 +27,20 @@ public final class Resolver: Sendable {
     /// - Parameter alternatives: how many items to give after the first.
     public func resolve(_ result: ParseResult, alternatives: Int = 4, nearMisses: Int = 3) throws -> Resolution? {
         guard let intent = result.intent, [.play, .add, .updateAffinity, .search].contains(intent),
-              let search = result.mediaSearch, let maker = catalog.keys.maker(for: result.locale),
-              let query = Query(search, maker: maker) else { return nil }
-        var queries = QueryCache(search: search, first: query)
+              result.mediaSearch != nil, let maker = catalog.keys.maker(for: result.locale),
+              let query = Query(result, maker: maker) else { return nil }
+        var queries = QueryCache(result: result, first: query)
         var lookups = [query]
         if let home = catalog.keys.maker(for: nil), home.locale != maker.locale, let q = queries.query(for: home) { lookups.append(q) }
         func scoreAll(_ cs: [Candidate]) -> [Scored] {
             cs.map { c -> Scored in
-                let q = catalog.keys.maker(for: c.language).flatMap { queries.query(for: $0) } ?? query
-                return score(c, query: q)
+                // Keyed by the item's language, and by the request's: the better of the two ("fünfundzwanzig"
+                // is read by German rules, "Mr" by English ones).
+                guard let q = catalog.keys.maker(for: c.language).flatMap({ queries.query(for: $0) }), q.locale != query.locale else {
+                    return score(c, query: query)
+                }
+                let a = score(c, query: q), b = score(c, query: query)
+                return a.score >= b.score ? a : b
             }
         }
         // Exact names first (an index lookup); the full-text search only when they do not settle it.
@@ -61,17 +66,17 @@ public final class Resolver: Sendable {
 
     /// The request keyed by each language's rules, made when an item of that language is first scored.
     struct QueryCache {
-        let search: MediaSearch
+        let result: ParseResult
         var byLocale: [String: Query]
 
-        init(search: MediaSearch, first: Query) {
-            self.search = search
+        init(result: ParseResult, first: Query) {
+            self.result = result
             byLocale = [first.locale: first]
         }
 
         mutating func query(for maker: NameKeyMaker) -> Query? {
             if let q = byLocale[maker.locale] { return q }
-            let q = Query(search, maker: maker)
+            let q = Query(result, maker: maker)
             if let q { byLocale[maker.locale] = q }
             return q
         }
@@ -90,8 +95,12 @@ public final class Resolver: Sendable {
         var yearTitle: NameKey?
         /// The name with a year said after it ("Sommerhits 2024", "Summer 2015"): the year may be part of the title.
         var nameWithYear: NameKey?
+        /// The words from the name to the artist as said, when the title may hold the word the parser read
+        /// as "by" ("Désolé de Sexion d'Assaut", "オードリーのオールナイトニッポン", "La Flaca de Jarabe de Palo").
+        var nameThroughArtist: TitleKeys?
 
-        init?(_ search: MediaSearch, maker: NameKeyMaker) {
+        init?(_ result: ParseResult, maker: NameKeyMaker) {
+            guard let search = result.mediaSearch else { return nil }
             locale = maker.locale
             func text(_ s: String?) -> String? { s.flatMap { $0.trimmingCharacters(in: .whitespaces).isEmpty ? nil : $0 } }
             name = text(search.mediaName).map(maker.title)
@@ -108,6 +117,16 @@ public final class Resolver: Sendable {
                     nameWithYear = NameKey(words: name.main.words + [year], sounds: name.main.sounds + [year])
                 } else {
                     yearTitle = NameKey(words: [year], sounds: [year])
+                }
+            }
+            if name != nil, artist != nil, let u = result.utterance, let a = result.spans?["artistName"], let n = result.spans?["mediaName"],
+               a.count == 2, n.count == 2 {
+                let scalars = Array(u.unicodeScalars)
+                let lo = min(a[0], n[0]), hi = max(a[1], n[1])
+                if lo >= 0, hi <= scalars.count, lo < hi {
+                    var text = String.UnicodeScalarView()
+                    text.append(contentsOf: scalars[lo..<hi])
+                    nameThroughArtist = maker.title(String(text))
                 }
             }
             guard name != nil || artist != nil || album != nil || !genres.isEmpty || yearTitle != nil else { return nil }
@@ -162,9 +181,7 @@ public final class Resolver: Sendable {
             var ids = Set<Int64>()
             let exact = Array(Set(queries.flatMap(\.exactKeys)))
             if stage == .exact, !exact.isEmpty {
-                let marks = exact.map { _ in "?" }.joined(separator: ",")
-                ids.formUnion(try Int64.fetchAll(db, sql: "SELECT DISTINCT itemId FROM name WHERE key IN (\(marks)) LIMIT 2000",
-                                                 arguments: StatementArguments(exact)))
+                ids.formUnion(try exactLookup(db, queries: queries))
             }
             var words = Set<String>(), sounds = Set<String>(), stems = Set<String>()
             if stage == .fullText {
@@ -174,6 +191,7 @@ public final class Resolver: Sendable {
                 if k.whole != k.compact { words.insert(k.whole) }
                 sounds.formUnion(k.sounds.filter { !$0.isEmpty })
                 stems.formUnion(zip(k.words, k.stems).map { $0 == $1 ? $0 : $1 })
+                words.formUnion(zip(k.words, k.stems).compactMap { $0 == $1 ? nil : $1 })
             }
             var columns: [(column: String, terms: Set<String>)] = []
             for (column, set) in [("words", words), ("sounds", sounds), ("stems", stems)] {
@@ -210,6 +228,39 @@ public final class Resolver: Sendable {
             }
             return out
         }
+    }
+
+    /// Candidates by exact keys. A name said with its artist: the items answering to both first (a join);
+    /// then items answering to any key, the most popular first (or, for an artist's newest or oldest, by
+    /// date), as many as the request's other fields could still tell apart: a title alone is settled by
+    /// popularity among its namesakes, so a few suffice.
+    private func exactLookup(_ db: Database, queries: [Query]) throws -> [Int64] {
+        var ids: [Int64] = []
+        for q in queries {
+            let names = [q.name?.main, q.name?.full, q.nameWithYear, q.yearTitle].compactMap { $0?.text }.filter { !$0.isEmpty }
+            if let artist = q.artist?.text, !names.isEmpty {
+                let marks = names.map { _ in "?" }.joined(separator: ",")
+                ids += try Int64.fetchAll(db, sql: """
+                    SELECT DISTINCT a.itemId FROM name a JOIN name b ON b.itemId = a.itemId
+                    WHERE a.key IN (\(marks)) AND b.key = ? LIMIT 200
+                    """, arguments: StatementArguments(names + [artist]))
+            }
+        }
+        let exact = Array(Set(queries.flatMap(\.exactKeys)))
+        let q = queries[0]
+        let narrowing = q.artist != nil || q.album != nil || q.type != nil || q.dates != nil || q.sortOrder != nil || !q.genres.isEmpty
+        let order: String
+        switch q.sortOrder {
+        case "newest": order = "i.releaseDay DESC"
+        case "oldest": order = "i.releaseDay IS NULL, i.releaseDay ASC"
+        default: order = "i.popularity DESC"
+        }
+        let marks = exact.map { _ in "?" }.joined(separator: ",")
+        ids += try Int64.fetchAll(db, sql: """
+            SELECT DISTINCT n.itemId FROM name n JOIN item i ON i.id = n.itemId WHERE n.key IN (\(marks))
+            ORDER BY \(order) LIMIT \(narrowing ? 300 : 40)
+            """, arguments: StatementArguments(exact))
+        return ids
     }
 
     /// Candidates from the full-text index: the items holding every word first (a cheap intersection),
@@ -280,11 +331,13 @@ public final class Resolver: Sendable {
         var score = 0.0
         var primary = false
         var yearInName = false
+        var throughArtist = false
         if let name = q.name {
             var best = 0.0, how = "name"
             for t in titles {
                 for qk in [name.main, name.full].compactMap({ $0 }) {
-                    var s = Self.similarity(qk, t.key)
+                    // An artist item's title is a person's or band's name, said in part as often as whole.
+                    var s = c.type == "artist" ? Self.artistSimilarity(qk, t.key) : Self.similarity(qk, t.key)
                     if t.field == .short { s *= 0.96 }
                     if s > best { best = s; how = t.field == .alias ? "alias" : (s < 0.9 && s >= 0.7 ? "soundAlike" : "name") }
                 }
@@ -292,6 +345,15 @@ public final class Resolver: Sendable {
                     best = Self.similarity(withYear, t.key)
                     how = "name"
                     yearInName = true
+                }
+            }
+            // The name and artist said as one title: the title holds the word read as "by". Scored as the
+            // name alone; the artist's factor below then does not apply.
+            if let whole = q.nameThroughArtist {
+                for t in titles where Self.similarity(whole.main, t.key) > max(best, 0.9) {
+                    best = Self.similarity(whole.main, t.key)
+                    how = "name"
+                    throughArtist = true
                 }
             }
             // A name that is the item's genre or mood ("play jazz radio": a jazz station).
@@ -314,6 +376,11 @@ public final class Resolver: Sendable {
                     how = "artist"
                 }
             }
+            // Different numbers in otherwise alike names are different items ("Part II", "Part III").
+            if best < 1, best >= 0.5, !yearInName, let t = titles.max(by: { Self.similarity(name.main, $0.key) < Self.similarity(name.main, $1.key) }),
+               Self.numbersDiffer(name.main, t.key) {
+                best *= 0.75
+            }
             score = best
             primary = true
             if best >= 0.7 { matched.append(how) }
@@ -330,7 +397,7 @@ public final class Resolver: Sendable {
             if primary { score *= 0.7 + 0.3 * s } else { score = s; primary = true }
             if s >= 0.7 { matched.append("album") }
         }
-        if let artist = q.artist {
+        if let artist = q.artist, !throughArtist {
             let pool = c.type == "artist" ? titles : artists
             let none = c.type == "playlist" || Self.stationTypes.contains(c.type) ? 0.5 : 0.2
             let s = pool.map { Self.artistSimilarity(artist, $0.key) }.max() ?? none
@@ -357,7 +424,9 @@ public final class Resolver: Sendable {
         }
         // "The Beatles' Yesterday": a name said with its artist is not the artist.
         if q.name != nil, q.artist != nil, c.type == "artist", q.type != "artist" { score *= 0.8 }
-        let typeFactor = Self.typeFactor(requested: q.type, item: c.type)
+        // "Play some sad songs": a type said with a genre or mood alone asks for music of it, not one song.
+        let genreAlone = q.name == nil && q.artist == nil && q.album == nil && !q.genres.isEmpty
+        let typeFactor = Self.typeFactor(requested: genreAlone && q.type == "song" ? "music" : q.type, item: c.type)
         score *= typeFactor
         if q.type != nil, typeFactor == 1 { matched.append("type") }
         if let d = q.dates, !yearInName {
@@ -436,7 +505,16 @@ public final class Resolver: Sendable {
         let x = a.text
         if x == b || a.stems.joined(separator: " ") == b { return true }
         let (short, long) = x.count <= b.count ? (x, b) : (b, x)
-        return short.count >= 5 && long.hasPrefix(short) && Double(short.count) >= 0.7 * Double(long.count)
+        if short.count >= 5 && long.hasPrefix(short) && Double(short.count) >= 0.7 * Double(long.count) { return true }
+        // One stem, two endings ("konzentrieren", "konzentriert"): a long shared start.
+        let common = zip(short, long).prefix { $0 == $1 }.count
+        return common >= 7 && Double(common) >= 0.6 * Double(short.count) && !short.contains(" ") && !long.contains(" ")
+    }
+
+    /// Whether two names hold numbers and not the same ones.
+    static func numbersDiffer(_ a: NameKey, _ b: NameKey) -> Bool {
+        let x = a.words.filter { $0.first?.isNumber == true }, y = b.words.filter { $0.first?.isNumber == true }
+        return !x.isEmpty && !y.isEmpty && Set(x) != Set(y)
     }
 
     /// The request's words are the first words of a longer title ("Don Quijote" for "Don Quijote de la

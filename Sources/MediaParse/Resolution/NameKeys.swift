@@ -37,6 +37,9 @@ public struct TitleKeys: Sendable, Hashable {
     public var short: NameKey?
     /// The key of the whole title, when leaving out variant parts changed it.
     public var full: NameKey?
+    /// The parts of a title either side of a colon, each alone: "Guardians of the Galaxy: Awesome Mix
+    /// Vol. 1" is asked for as either.
+    public var subtitles: [NameKey] = []
     /// Artists named after a feature word ("feat. Rihanna" -> "rihanna").
     public var featured: [NameKey]
 }
@@ -179,10 +182,29 @@ package final class NameKeyMaker: Sendable {
             let main = key(of: mainWords)
             var short: NameKey?
             if let head = headWords, !head.isEmpty, head.count < mainWords.count { short = key(of: head) }
-            guard dropped else { return TitleKeys(main: main, short: short, full: nil, featured: featured) }
+            var subtitles: [NameKey] = []
+            if let colon = text.firstIndex(where: { $0 == ":" || $0 == "：" }) {
+                let head = makeTitleParts(String(text[..<colon]), session: session)
+                let tail = makeTitleParts(String(text[text.index(after: colon)...]), session: session)
+                subtitles = [head, tail].filter { !$0.isEmpty && $0 != main }.map { key(of: $0) }
+            }
+            guard dropped else { return TitleKeys(main: main, short: short, full: nil, featured: featured, subtitles: subtitles) }
             let full = key(of: words(text, session: session))
-            return TitleKeys(main: main.isEmpty ? full : main, short: short, full: full == main ? nil : full, featured: featured)
+            return TitleKeys(main: main.isEmpty ? full : main, short: short, full: full == main ? nil : full, featured: featured,
+                             subtitles: subtitles)
         }
+    }
+
+    /// The words of a piece of a title without its variant and featured parts.
+    private func makeTitleParts(_ text: String, session: ICUSession) -> [String] {
+        var out: [String] = []
+        for part in Self.parts(of: text) {
+            var w = words(part.text, session: session)
+            if let at = firstIndex(ofAny: featureWords, in: w) { w = Array(w[..<at.index]) }
+            if part.isSide, firstIndex(ofAny: variantWords, in: w) != nil { continue }
+            out += w
+        }
+        return out
     }
 
     // MARK: - Words
@@ -198,7 +220,9 @@ package final class NameKeyMaker: Sendable {
             .sorted { ($0.end - $0.start, -$0.start) > ($1.end - $1.start, -$1.start) }
         var replacement = [Int: (end: Int, digits: String)]()
         var taken = [Bool](repeating: false, count: tokens.count)
-        for e in entities where !taken[e.start..<e.end].contains(true) {
+        // An article alone is not the number one ("Ein Kompliment", "A Horse with No Name").
+        for e in entities where !taken[e.start..<e.end].contains(true)
+            && !(e.end - e.start == 1 && articles.contains([tokens[e.start].key])) {
             // One digit word alone is its own digits already; a single word like "one" in a title stays a
             // number too, so "The One" and "The 1" meet.
             for i in e.start..<e.end { taken[i] = true }

@@ -1,0 +1,230 @@
+import Foundation
+import GRDB
+import MediaParse
+import MediaParseCatalog
+import XCTest
+
+/// The catalogue (import, its errors, what an interrupted import leaves) and the resolver's behaviour on
+/// the traps the issue names: words people don't say, numbers, sound-alikes, several items of one title,
+/// absent items, sort orders, several languages.
+final class CatalogTests: XCTestCase {
+    var folder: URL!
+
+    override func setUpWithError() throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("catalog-tests-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    }
+
+    override func tearDownWithError() throws {
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    func write(_ name: String, _ text: String) throws -> String {
+        let path = folder.appendingPathComponent(name).path
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    static let rows = """
+        {"identifier":"s1","type":"song","title":"Hello","artist":"Adele","album":"25","releaseDate":"2015-10-23","popularity":0.9}
+        {"identifier":"s2","type":"song","title":"Hello","artist":"Lionel Richie","releaseDate":"1983","popularity":0.6}
+        {"identifier":"a1","type":"album","title":"25","artist":"Adele","releaseDate":"2015-11-20","popularity":0.8}
+        {"identifier":"a0","type":"album","title":"19","artist":"Adele","releaseDate":"2008-01-28","popularity":0.7}
+        {"identifier":"s3","type":"song","title":"Here Comes the Sun - Remastered 2009","artist":"The Beatles","popularity":0.8}
+        {"identifier":"s4","type":"song","title":"Thinking Out Loud (feat. Somebody Else)","artist":"Ed Sheeran"}
+        {"identifier":"b1","type":"audioBook","title":"Fahrenheit 451","artist":"Ray Bradbury"}
+        {"identifier":"ar1","type":"artist","title":"The Beatles","aliases":["die beatles"]}
+        {"identifier":"p1","type":"podcastShow","title":"Stuff You Should Know"}
+        {"identifier":"e1","type":"podcastEpisode","title":"How Sleep Works","album":"Stuff You Should Know","releaseDate":"2026-11-01"}
+        {"identifier":"e2","type":"podcastEpisode","title":"How Coffee Works","album":"Stuff You Should Know","releaseDate":"2026-11-20"}
+        {"identifier":"st1","type":"radioStation","title":"Smooth Jazz Radio","genres":["jazz"]}
+        """
+
+    func resolver(_ rows: String = rows) throws -> Resolver {
+        let (catalog, summary) = try Catalog.load(file: try write("catalog.jsonl", rows), locale: "en-US")
+        XCTAssertEqual(summary.problems, [])
+        return Resolver(catalog: catalog)
+    }
+
+    /// The first item's identifier for an utterance, or "notFound".
+    func first(_ text: String, _ resolver: Resolver, parser: MediaParser? = nil) throws -> String {
+        let p = try parser ?? MediaParser(locale: "en-US")
+        let resolution = try XCTUnwrap(try resolver.resolve(p.parse(text)), "no resolution for \(text)")
+        return resolution.items.first?.identifier ?? (resolution.notFound == true ? "notFound" : "none")
+    }
+
+    func testTheTrapsOfTheIssue() throws {
+        let r = try resolver()
+        let parser = try MediaParser(locale: "en-US")
+        XCTAssertEqual(try first("play hello by adele", r, parser: parser), "s1")
+        XCTAssertEqual(try first("play hello by lionel richie", r, parser: parser), "s2", "the artist decides between two items of one title")
+        XCTAssertEqual(try first("play HELLO!", r, parser: parser), "s1", "case and punctuation; the more popular of two")
+        XCTAssertEqual(try first("play the album 25", r, parser: parser), "a1", "the type decides")
+        XCTAssertEqual(try first("play here comes the sun", r, parser: parser), "s3", "a variant part people don't say")
+        XCTAssertEqual(try first("play here comes the son", r, parser: parser), "s3", "a sound-alike")
+        XCTAssertEqual(try first("play thinking out loud", r, parser: parser), "s4", "a featured artist is not part of the title")
+        XCTAssertEqual(try first("play the audiobook fahrenheit four hundred fifty one", r, parser: parser), "b1", "numbers in words")
+        XCTAssertEqual(try first("play the newest episode of stuff you should know", r, parser: parser), "e2", "sort order newest")
+        XCTAssertEqual(try first("play the oldest album by adele", r, parser: parser), "a0", "sort order oldest")
+        XCTAssertEqual(try first("play some jazz", r, parser: parser), "st1", "a genre alone")
+        XCTAssertEqual(try first("play hello by metallica", r, parser: parser), "notFound", "the right title by the wrong artist")
+        XCTAssertEqual(try first("play gold dust", r, parser: parser), "notFound")
+        XCTAssertNil(try r.resolve(parser.parse("pause")), "a command asks for nothing a catalogue holds")
+    }
+
+    func testNotFoundGivesTheNearMissesAndAlternativesFollowTheFirst() throws {
+        let r = try resolver()
+        let parser = try MediaParser(locale: "en-US")
+        let miss = try XCTUnwrap(try r.resolve(parser.parse("play hello by metallica")))
+        XCTAssertEqual(miss.items, [])
+        XCTAssertEqual(miss.notFound, true)
+        XCTAssertTrue(miss.nearMisses?.contains { $0.identifier == "s1" } == true, "\(miss)")
+        let both = try XCTUnwrap(try r.resolve(parser.parse("play hello"), alternatives: 3))
+        XCTAssertEqual(both.items.map(\.identifier).prefix(2), ["s1", "s2"])
+        XCTAssertTrue(both.items.allSatisfy { (0...1).contains($0.score) })
+    }
+
+    func testARequestIsKeyedByTheRulesOfTheItemsLanguage() throws {
+        // German asked, English item: the English article and "Mr" rules apply to the English title.
+        let r = try resolver(#"{"identifier":"k1","type":"song","title":"Mr. Brightside","artist":"The Killers","language":"en"}"#)
+        let german = try MediaParser(locale: "de-DE")
+        XCTAssertEqual(try first("spiel Mr Brightside von den Killers", r, parser: german), "k1")
+    }
+
+    func testAnArtistsAliasesServeItsItems() throws {
+        let r = try resolver()
+        let german = try MediaParser(locale: "de-DE")
+        XCTAssertEqual(try first("spiel Here Comes the Sun von die Beatles", r, parser: german), "s3")
+    }
+
+    func testBadRowsAreReportedWithTheirLineAndTheOthersImported() throws {
+        let jsonl = try write("rows.jsonl", """
+            {"identifier":"x1","type":"song","title":"One"}
+            not json
+            {"identifier":"x2","type":"banana","title":"Two"}
+            {"identifier":"x3","title":"Three"}
+
+            {"identifier":"x4","type":"song","title":"Four","popularity":3}
+            {"identifier":"x5","type":"album","title":"Five","releaseDate":"2015-13-01"}
+            {"identifier":"x6","type":"album","title":"Six","releaseDate":"2015"}
+            """)
+        let (catalog, summary) = try Catalog.load(file: jsonl, locale: "en-US")
+        XCTAssertEqual(summary.imported, 2)
+        XCTAssertEqual(summary.problems.map(\.location), ["\(jsonl):2", "\(jsonl):3", "\(jsonl):4", "\(jsonl):6", "\(jsonl):7"])
+        XCTAssertTrue(summary.problems[1].message.contains("banana"), summary.problems[1].message)
+        XCTAssertTrue(summary.problems[2].message.contains("type"), summary.problems[2].message)
+        XCTAssertEqual(try catalog.stats().items, 2)
+
+        let csv = try write("rows.csv", """
+            identifier,type,title,artist,genres
+            c1,song,"Hello, Goodbye",The Beatles,pop|rock
+            c2,song,Broken "quote",Someone,
+            c3,song,Three fields
+            c4,album,"Multi
+            line",Artist,
+            """)
+        let (c, s) = try Catalog.load(file: csv, locale: "en-US")
+        XCTAssertEqual(s.imported, 2)
+        XCTAssertEqual(s.problems.map(\.location), ["\(csv):3", "\(csv):4"])
+        XCTAssertEqual(try c.stats().types, ["song": 1, "album": 1])
+    }
+
+    func testAFileThatIsNotACatalogueIsAClearError() throws {
+        let text = try write("text.sqlite", "hello, not a database at all")
+        XCTAssertThrowsError(try Catalog.open(path: text, readOnly: true)) { error in
+            XCTAssertTrue("\(error)".contains("not a SQLite catalogue"), "\(error)")
+        }
+        let other = folder.appendingPathComponent("other.sqlite").path
+        let queue = try DatabaseQueue(path: other)
+        try queue.write { try $0.execute(sql: "CREATE TABLE songs (name TEXT)") }
+        try queue.close()
+        XCTAssertThrowsError(try Catalog.open(path: other)) { error in
+            XCTAssertTrue("\(error)".contains("not a MediaParse catalogue"), "\(error)")
+        }
+        XCTAssertThrowsError(try Catalog.open(path: folder.appendingPathComponent("missing.sqlite").path)) { error in
+            XCTAssertTrue("\(error)".contains("cannot read"), "\(error)")
+        }
+    }
+
+    func testACatalogueOfANewerSchemaIsRefused() throws {
+        let path = folder.appendingPathComponent("newer.sqlite").path
+        _ = try Catalog.open(path: path, create: true).importRows([CatalogRow(identifier: "a", type: "song", title: "A")])
+        let queue = try DatabaseQueue(path: path)
+        try queue.write { try $0.execute(sql: "INSERT INTO grdb_migrations VALUES ('v9')") }
+        try queue.close()
+        XCTAssertThrowsError(try Catalog.open(path: path)) { error in
+            XCTAssertTrue("\(error)".contains("newer"), "\(error)")
+        }
+    }
+
+    func testAnImportReplacesByIdentifierAndAFailedOneChangesNothing() throws {
+        let path = folder.appendingPathComponent("c.sqlite").path
+        let catalog = try Catalog.open(path: path, create: true)
+        _ = try catalog.importRows([CatalogRow(identifier: "a", type: "song", title: "Old Title"),
+                                    CatalogRow(identifier: "b", type: "song", title: "Other")])
+        let second = try catalog.importRows([CatalogRow(identifier: "a", type: "song", title: "New Title")])
+        XCTAssertEqual(second.replaced, 1)
+        XCTAssertEqual(try catalog.stats().items, 2)
+        let r = Resolver(catalog: catalog)
+        let parser = try MediaParser(locale: "en-US")
+        XCTAssertEqual(try first("play new title", r, parser: parser), "a")
+        XCTAssertEqual(try first("play old title", r, parser: parser), "notFound", "the replaced title is gone from the indexes")
+
+        // An import that fails half way (here: its second batch cannot be read) leaves the catalogue as it was.
+        struct Interrupted: Error {}
+        var batches = 0
+        XCTAssertThrowsError(try catalog.importBatches {
+            batches += 1
+            if batches == 1 { return [CatalogRow(identifier: "c", type: "song", title: "Third")] }
+            throw Interrupted()
+        })
+        XCTAssertEqual(try catalog.stats().items, 2)
+        XCTAssertEqual(try first("play third", r, parser: parser), "notFound")
+    }
+
+    func testAReadOnlyCatalogueCannotBeImportedInto() throws {
+        let path = folder.appendingPathComponent("ro.sqlite").path
+        _ = try Catalog.open(path: path, create: true).importRows([CatalogRow(identifier: "a", type: "song", title: "A")])
+        let readOnly = try Catalog.open(path: path, readOnly: true)
+        XCTAssertThrowsError(try readOnly.importRows([CatalogRow(identifier: "b", type: "song", title: "B")])) { error in
+            XCTAssertTrue("\(error)".contains("cannot be written"), "\(error)")
+        }
+        XCTAssertEqual(try readOnly.stats().items, 1)
+    }
+
+    func testTitleKeysLeaveOutWhatPeopleDontSay() throws {
+        let keys = try NameKeyPrinter(locale: "en-US")
+        let text = keys.describe("Yesterday - Remastered 2009")
+        XCTAssertTrue(text.contains("main: yesterday ["), text)
+        let feat = keys.describe("Stay (feat. Mikky Ekko)")
+        XCTAssertTrue(feat.contains("main: stay [") && feat.contains("featured: mikky ekko"), feat)
+        XCTAssertTrue(keys.describe("R.E.M.").contains("main: rem ["), keys.describe("R.E.M."))
+    }
+}
+
+/// `mediaparse test` on a resolution corpus: its figures, its misses, its exit status.
+final class ResolutionCorpusCommandTests: XCTestCase {
+    func testTheTestCommandScoresAResolutionCorpus() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("resolve-cmd-\(UUID().uuidString)/resolve")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir.deletingLastPathComponent()) }
+        try CatalogTests.rows.write(to: dir.appendingPathComponent("catalog.jsonl"), atomically: true, encoding: .utf8)
+        let good = """
+            locale: en-US
+            requests:
+              - {text: play hello by adele, expect: s1, trap: artist}
+              - {text: play hello by metallica, expect: notFound, trap: absent}
+            """
+        try good.write(to: dir.appendingPathComponent("requests.yaml"), atomically: true, encoding: .utf8)
+        let ok = try CLI.run(["test", dir.appendingPathComponent("requests.yaml").path], input: Data())
+        XCTAssertEqual(ok.status, 0, ok.stdout + ok.stderr)
+        XCTAssertTrue(ok.stdout.contains("ok   en-US: 2 requests (12 items): top-1 1.000, top-5 1.000, absent -> notFound 1.000"), ok.stdout)
+
+        try (good + "\n  - {text: play hello by lionel richie, expect: s1, trap: artist}\n")
+            .write(to: dir.appendingPathComponent("requests.yaml"), atomically: true, encoding: .utf8)
+        let bad = try CLI.run(["test", dir.appendingPathComponent("requests.yaml").path], input: Data())
+        XCTAssertEqual(bad.status, 1, bad.stdout + bad.stderr)
+        XCTAssertTrue(bad.stdout.contains("FAIL en-US"), bad.stdout)
+        XCTAssertTrue(bad.stdout.contains("\"play hello by lionel richie\" [artist]") && bad.stdout.contains("want s1"), bad.stdout)
+    }
+}
