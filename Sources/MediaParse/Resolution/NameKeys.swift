@@ -37,11 +37,11 @@ public struct TitleKeys: Sendable, Hashable {
     public var short: NameKey?
     /// The key of the whole title, when leaving out variant parts changed it.
     public var full: NameKey?
+    /// Artists named after a feature word ("feat. Rihanna" -> "rihanna").
+    public var featured: [NameKey]
     /// The parts of a title either side of a colon, each alone: "Guardians of the Galaxy: Awesome Mix
     /// Vol. 1" is asked for as either.
     public var subtitles: [NameKey] = []
-    /// Artists named after a feature word ("feat. Rihanna" -> "rihanna").
-    public var featured: [NameKey]
 }
 
 /// Makes name keys for one language, from its `locale.yaml` (`articles`, `numbers`, and `resolve:`).
@@ -186,7 +186,7 @@ package final class NameKeyMaker: Sendable {
             if let colon = text.firstIndex(where: { $0 == ":" || $0 == "：" }) {
                 let head = makeTitleParts(String(text[..<colon]), session: session)
                 let tail = makeTitleParts(String(text[text.index(after: colon)...]), session: session)
-                subtitles = [head, tail].filter { !$0.isEmpty && $0 != main }.map { key(of: $0) }
+                subtitles = [head, tail].filter { !$0.isEmpty && $0 != main.words }.map { key(of: $0) }
             }
             guard dropped else { return TitleKeys(main: main, short: short, full: nil, featured: featured, subtitles: subtitles) }
             let full = key(of: words(text, session: session))
