@@ -376,10 +376,12 @@ public final class Resolver: Sendable {
                     how = "artist"
                 }
             }
-            // Different numbers in otherwise alike names are different items ("Part II", "Part III").
-            if best < 1, best >= 0.5, !yearInName, let t = titles.max(by: { Self.similarity(name.main, $0.key) < Self.similarity(name.main, $1.key) }),
-               Self.numbersDiffer(name.main, t.key) {
-                best *= 0.75
+            // A number said that none of the item's names has is another item ("Part III" of a catalogue
+            // with Part II, "Zimmer 484" for "Zimmer 483"), unless the year it may be was read apart.
+            if best < 1, best >= 0.5, !yearInName {
+                let said = Set(name.main.words.filter { $0.first?.isNumber == true })
+                let has = Set(titles.flatMap { $0.key.words.filter { $0.first?.isNumber == true } })
+                if !said.isEmpty, !said.isSubset(of: has) { best *= has.isEmpty ? 0.85 : 0.75 }
             }
             score = best
             primary = true
@@ -511,12 +513,6 @@ public final class Resolver: Sendable {
         return common >= 7 && Double(common) >= 0.6 * Double(short.count) && !short.contains(" ") && !long.contains(" ")
     }
 
-    /// Whether two names hold numbers and not the same ones.
-    static func numbersDiffer(_ a: NameKey, _ b: NameKey) -> Bool {
-        let x = a.words.filter { $0.first?.isNumber == true }, y = b.words.filter { $0.first?.isNumber == true }
-        return !x.isEmpty && !y.isEmpty && Set(x) != Set(y)
-    }
-
     /// The request's words are the first words of a longer title ("Don Quijote" for "Don Quijote de la
     /// Mancha"): how well, 0 when they are not.
     static func titleHead(_ q: NameKey, _ c: NameKey) -> Double {
@@ -533,7 +529,9 @@ public final class Resolver: Sendable {
         guard s < 0.95, q.words.count < c.words.count else { return s }
         let n = q.words.count
         let atStart = Array(c.stems.prefix(n)) == q.stems, atEnd = Array(c.stems.suffix(n)) == q.stems
-        guard atStart || atEnd else { return s }
+        // A family name alone names a person ("Grönemeyer"); a first name alone does not ("Amaia" is not
+        // "Amaia Montero"); a band is said by its first words ("Red Hot").
+        guard atEnd || (atStart && n > 1) else { return s }
         return max(s, 0.8 + 0.15 * Double(n) / Double(c.words.count))
     }
 
