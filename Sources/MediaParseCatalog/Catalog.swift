@@ -134,10 +134,10 @@ public final class Catalog: Sendable {
         var config = Configuration()
         config.readonly = readOnly
         config.busyMode = .timeout(5)
-        // Pages read through a memory map (no copy per read) and a 16 MB cache per connection: a request
-        // touches a few hundred pages of indexes that stay hot.
+        // Pages read through a memory map of up to 256 MB (no copy per read) and a 16 MB cache per
+        // connection: a request touches a few hundred pages of indexes that stay hot.
         config.prepareDatabase { db in
-            try db.execute(sql: "PRAGMA mmap_size = 1073741824")
+            try db.execute(sql: "PRAGMA mmap_size = 268435456")
             try db.execute(sql: "PRAGMA cache_size = -16384")
         }
         do {

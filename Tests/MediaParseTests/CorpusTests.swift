@@ -54,16 +54,19 @@ final class CorpusTests: XCTestCase {
     /// targets, top-1 0.95, top-5 0.99, absent 0.95, are what `mediaparse test` reports against).
     func testEveryResolutionCorpus() throws {
         let files = ResolutionCorpus.files(under: Self.corpusDirectory)
-        XCTAssertGreaterThanOrEqual(files.count, 6, "resolution corpora in en, de, fr, es, zh, ja")
+        XCTAssertGreaterThanOrEqual(files.filter { $0.hasSuffix("/requests.yaml") }.count, 6, "resolution corpora in en, de, fr, es, zh, ja")
         for path in files {
             let corpus = try ResolutionCorpus(path: path)
-            XCTAssertGreaterThanOrEqual(corpus.requests.count, 300, path)
+            // requests.yaml: the corpus the resolver was built on; fresh.yaml: requests written later by
+            // someone who never saw the resolver's answers (a held-out measure, a lower floor).
+            let fresh = path.hasSuffix("/fresh.yaml")
+            XCTAssertGreaterThanOrEqual(corpus.requests.count, fresh ? 60 : 300, path)
             let score = try ResolutionScorer.score(corpus)
-            print("resolve: " + score.summaryLine)
+            print("resolve: \((path as NSString).lastPathComponent) " + score.summaryLine)
             XCTAssertEqual(score.problems.map(\.description), [], "bad catalogue rows in \(corpus.catalogPath)")
             XCTAssertGreaterThanOrEqual(score.catalogItems, 2_000, corpus.catalogPath)
-            XCTAssertGreaterThanOrEqual(score.top1Rate, 0.9, score.summaryLine)
-            XCTAssertGreaterThanOrEqual(score.notFoundRate, 0.94, score.summaryLine)
+            XCTAssertGreaterThanOrEqual(score.top1Rate, fresh ? 0.85 : 0.9, path + ": " + score.summaryLine)
+            XCTAssertGreaterThanOrEqual(score.notFoundRate, 0.95, path + ": " + score.summaryLine)
         }
     }
 }

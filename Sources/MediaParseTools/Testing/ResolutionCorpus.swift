@@ -115,7 +115,7 @@ public struct ResolutionScore: Sendable {
     public var trapLines: [String] {
         byTrap.keys.sorted().map { t in
             let v = byTrap[t]!
-            return String(format: "  %-12@ %3d/%3d", t, v.right, v.requests)
+            return "  " + t.padding(toLength: 12, withPad: " ", startingAt: 0) + String(format: "%4d/%4d", v.right, v.requests)
         }
     }
 
