@@ -49,7 +49,7 @@ public struct CatalogStats: Sendable, Hashable, Codable {
 }
 
 /// An app's catalogue kept in SQLite (through GRDB): the items, the keys of every name they answer to,
-/// and a full-text index (FTS5) of those keys that finds candidates for a request.
+/// and a full-text index (FTS5) of those keys and of the genres that finds candidates for a request.
 ///
 /// The schema is versioned by GRDB's migrator ("v1" …); a file made by a newer version is refused with a
 /// clear error. An import runs in one transaction: a process killed in the middle leaves the catalogue as
@@ -96,8 +96,6 @@ public final class Catalog: Sendable {
                 CREATE INDEX name_item ON name(itemId);
                 -- Other names of artists (an artist item's aliases), by the artist's name folded: they serve its items.
                 CREATE TABLE artist_alias (artist TEXT NOT NULL, alias TEXT NOT NULL, PRIMARY KEY (artist, alias)) WITHOUT ROWID;
-                CREATE TABLE genre (key TEXT NOT NULL, itemId INTEGER NOT NULL, PRIMARY KEY (key, itemId)) WITHOUT ROWID;
-                CREATE INDEX genre_item ON genre(itemId);
                 -- The words and sound-alike keys of all of an item's names: candidates for a request.
                 CREATE VIRTUAL TABLE item_fts USING fts5(words, sounds, stems, genres, detail = column, tokenize = 'unicode61 remove_diacritics 0');
                 -- How many items hold each term: the resolver leaves out terms too common to rank quickly.
@@ -134,10 +132,10 @@ public final class Catalog: Sendable {
         var config = Configuration()
         config.readonly = readOnly
         config.busyMode = .timeout(5)
-        // Pages read through a memory map of up to 256 MB (no copy per read) and a 16 MB cache per
+        // Pages read through a memory map of up to 128 MB (no copy per read) and a 16 MB cache per
         // connection: a request touches a few hundred pages of indexes that stay hot.
         config.prepareDatabase { db in
-            try db.execute(sql: "PRAGMA mmap_size = 268435456")
+            try db.execute(sql: "PRAGMA mmap_size = 134217728")
             try db.execute(sql: "PRAGMA cache_size = -16384")
         }
         do {
@@ -262,7 +260,6 @@ public final class Catalog: Sendable {
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (identifier) DO NOTHING
             """)
         let insertName = try db.cachedStatement(sql: "INSERT OR IGNORE INTO name (key, itemId, field) VALUES (?, ?, ?)")
-        let insertGenre = try db.cachedStatement(sql: "INSERT OR IGNORE INTO genre (key, itemId) VALUES (?, ?)")
         let insertText = try db.cachedStatement(sql: "INSERT INTO item_fts (rowid, words, sounds, stems, genres) VALUES (?, ?, ?, ?, ?)")
         for (row, k) in zip(rows, keyed) {
             let values: StatementArguments = [
@@ -273,8 +270,8 @@ public final class Catalog: Sendable {
             // New identifiers (nearly all of a first import) go in at once; one already there is replaced.
             try insertItem.execute(arguments: values)
             if db.changesCount == 0, let old = try Int64.fetchOne(findItem, arguments: [row.identifier]) {
-                try db.execute(sql: "DELETE FROM item WHERE id = ?; DELETE FROM name WHERE itemId = ?; DELETE FROM genre WHERE itemId = ?; DELETE FROM item_fts WHERE rowid = ?",
-                               arguments: [old, old, old, old])
+                try db.execute(sql: "DELETE FROM item WHERE id = ?; DELETE FROM name WHERE itemId = ?; DELETE FROM item_fts WHERE rowid = ?",
+                               arguments: [old, old, old])
                 summary.replaced += 1
                 try insertItem.execute(arguments: values)
             }
@@ -283,7 +280,6 @@ public final class Catalog: Sendable {
             for (field, key) in k.names where !key.isEmpty && Self.exactFields.contains(field) {
                 try insertName.execute(arguments: [key.text, id, field.rawValue])
             }
-            for g in k.genres { try insertGenre.execute(arguments: [g, id]) }
             try insertText.execute(arguments: [id, k.ftsWords, k.ftsSounds, k.ftsStems, k.ftsGenres])
             summary.imported += 1
         }

@@ -246,20 +246,29 @@ public final class Resolver: Sendable {
                     """, arguments: StatementArguments(names + [artist]))
             }
         }
+        // Name and artist met together: those are the candidates (a title shared by thousands of items
+        // need not be read).
+        if !ids.isEmpty { return ids }
         let exact = Array(Set(queries.flatMap(\.exactKeys)))
         let q = queries[0]
-        let narrowing = q.artist != nil || q.album != nil || q.type != nil || q.dates != nil || q.sortOrder != nil || !q.genres.isEmpty
-        let order: String
+        // The items that fit what else was said come first: the type, the dates, the sort order, then
+        // popularity; a handful is enough for a title alone.
+        var order: [String] = []
+        var arguments: [DatabaseValueConvertible?] = exact
+        if let type = q.type { order.append("(i.type = ?) DESC"); arguments.append(type) }
+        if let d = q.dates { order.append("(i.releaseDay BETWEEN ? AND ?) DESC"); arguments += [d.start, d.end] }
         switch q.sortOrder {
-        case "newest": order = "i.releaseDay DESC"
-        case "oldest": order = "i.releaseDay IS NULL, i.releaseDay ASC"
-        default: order = "i.popularity DESC"
+        case "newest": order.append("i.releaseDay DESC")
+        case "oldest": order.append("i.releaseDay IS NULL, i.releaseDay ASC")
+        default: break
         }
+        order.append("i.popularity DESC")
+        let narrowing = q.artist != nil || q.album != nil || !q.genres.isEmpty
         let marks = exact.map { _ in "?" }.joined(separator: ",")
         ids += try Int64.fetchAll(db, sql: """
             SELECT DISTINCT n.itemId FROM name n JOIN item i ON i.id = n.itemId WHERE n.key IN (\(marks))
-            ORDER BY \(order) LIMIT \(narrowing ? 300 : 40)
-            """, arguments: StatementArguments(exact))
+            ORDER BY \(order.joined(separator: ", ")) LIMIT \(narrowing ? 200 : 40)
+            """, arguments: StatementArguments(arguments))
         return ids
     }
 
@@ -272,7 +281,7 @@ public final class Resolver: Sendable {
         let words = columns.first { $0.column == "words" }?.terms ?? []
         if words.count > 1 {
             let all = words.sorted().map { "\"" + $0 + "\"" }.joined(separator: " AND ")
-            ids = try Int64.fetchAll(db, sql: "SELECT rowid FROM item_fts WHERE item_fts MATCH ? ORDER BY rank LIMIT 60", arguments: ["words : (" + all + ")"])
+            ids = try Int64.fetchAll(db, sql: "SELECT rowid FROM item_fts WHERE item_fts MATCH ? ORDER BY rank LIMIT 40", arguments: ["words : (" + all + ")"])
         }
         guard ids.count < 20 else { return ids }
         let every = Set(columns.flatMap(\.terms))
@@ -297,13 +306,13 @@ public final class Resolver: Sendable {
             if !kept.isEmpty { parts.append(column + " : (" + kept.joined(separator: " OR ") + ")") }
         }
         guard !parts.isEmpty else { return ids }
-        ids += try Int64.fetchAll(db, sql: "SELECT rowid FROM item_fts WHERE item_fts MATCH ? ORDER BY rank LIMIT 120",
+        ids += try Int64.fetchAll(db, sql: "SELECT rowid FROM item_fts WHERE item_fts MATCH ? ORDER BY rank LIMIT 80",
                                   arguments: [parts.joined(separator: " OR ")])
         return ids
     }
 
     /// How many item entries the ranked search may read, about (a few milliseconds).
-    static let rankingBudget = 3_000
+    static let rankingBudget = 2_000
 
     // MARK: - Scoring
 

@@ -121,6 +121,17 @@ public enum CatalogBenchmark {
         }
     }
 
+    /// Hands memory freed by the allocator back to the system (glibc's `malloc_trim`, looked up at run
+    /// time: Swift's Glibc module does not declare it), so that resident memory counts what is in use.
+    public static func returnFreedMemory() {
+        #if os(Linux)
+        typealias Trim = @convention(c) (Int) -> Int32
+        if let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "malloc_trim") {
+            _ = unsafeBitCast(symbol, to: Trim.self)(0)
+        }
+        #endif
+    }
+
     /// Resident memory of this process now, in bytes (Linux; 0 elsewhere).
     public static func residentMemory() -> Int {
         guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return 0 }
