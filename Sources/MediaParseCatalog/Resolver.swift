@@ -312,7 +312,7 @@ public final class Resolver: Sendable {
     }
 
     /// How many item entries the ranked search may read, about (a few milliseconds).
-    static let rankingBudget = 2_000
+    static let rankingBudget = 600
 
     // MARK: - Scoring
 
