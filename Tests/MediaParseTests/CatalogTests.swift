@@ -228,3 +228,50 @@ final class ResolutionCorpusCommandTests: XCTestCase {
         XCTAssertTrue(bad.stdout.contains("\"play hello by lionel richie\" [artist]") && bad.stdout.contains("want s1"), bad.stdout)
     }
 }
+
+/// `mediaparse resolve` and `POST /resolve`: the same resolution as the library's, and clear errors.
+final class ResolveCommandTests: XCTestCase {
+    func testTheCLIAndTheServerResolveAsTheLibraryDoes() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("resolve-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let rows = dir.appendingPathComponent("catalog.jsonl").path
+        try (CatalogTests.rows + "\nnot a row\n").write(toFile: rows, atomically: true, encoding: .utf8)
+        let db = dir.appendingPathComponent("catalog.sqlite").path
+
+        // Import: the bad row named with its line, the others stored, exit 65 for the skipped row.
+        let imported = try CLI.run(["catalog", "import", rows, "--into", db], input: Data())
+        XCTAssertEqual(imported.status, 65, imported.stderr)
+        XCTAssertTrue(imported.stderr.contains("\(rows):13: not a JSON object"), imported.stderr)
+        let stats = try CLI.run(["catalog", "stats", db], input: Data())
+        XCTAssertTrue(stats.stdout.contains("\"items\" : 12"), stats.stdout)
+
+        let utterances = "play hello by lionel richie\npause\nplay hello by metallica\n"
+        for catalog in [rows, db] {
+            let r = try CLI.run(["resolve", "--catalog", catalog, "--alternatives", "0"], input: Data(utterances.utf8))
+            XCTAssertEqual(r.status, 0, r.stderr)
+            let lines = try r.lines.map { try XCTUnwrap(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
+            XCTAssertEqual(lines.count, 3)
+            let first = try XCTUnwrap(lines[0]["resolution"] as? [String: Any])
+            XCTAssertEqual((first["items"] as? [[String: Any]])?.map { $0["identifier"] as? String }, ["s2"])
+            XCTAssertNil(lines[1]["resolution"], "a command has no resolution")
+            XCTAssertEqual((lines[2]["resolution"] as? [String: Any])?["notFound"] as? Bool, true)
+        }
+
+        // Not a catalogue: a clear error before any input, exit 65.
+        let wrong = try CLI.run(["resolve", "--catalog", rows.replacingOccurrences(of: ".jsonl", with: ".txt")], input: Data("play x\n".utf8))
+        XCTAssertEqual(wrong.status, 65)
+        XCTAssertTrue(wrong.stderr.contains("cannot read"), wrong.stderr)
+
+        let server = try Server(arguments: ["--locale", "en-US", "--catalog", db])
+        defer { server.stop() }
+        let answer = try server.request("POST", "/resolve", body: Data(#"{"text": "play hello by lionel richie", "alternatives": 0}"#.utf8))
+        XCTAssertEqual(answer.status, 200, answer.text)
+        XCTAssertTrue(answer.text.contains(#""identifier":"s2""#), answer.text)
+        let plain = try Server(arguments: ["--locale", "en-US"])
+        defer { plain.stop() }
+        let none = try plain.request("POST", "/resolve", body: Data(#"{"text": "play hello"}"#.utf8))
+        XCTAssertEqual(none.status, 404)
+        XCTAssertTrue(none.text.contains("--catalog"), none.text)
+    }
+}
