@@ -90,10 +90,10 @@ public final class Catalog: Sendable {
                     aliases TEXT,
                     keys TEXT NOT NULL
                 );
-                -- Every name an item answers to, by its key: the exact lookups.
+                -- Every name an item answers to, by its key: the exact lookups (an item's rows are found again
+                -- by the keys kept in item.keys, so no second index is written).
                 CREATE TABLE name (key TEXT NOT NULL, itemId INTEGER NOT NULL, field TEXT NOT NULL,
                                    PRIMARY KEY (key, itemId, field)) WITHOUT ROWID;
-                CREATE INDEX name_item ON name(itemId);
                 -- Other names of artists (an artist item's aliases), by the artist's name folded: they serve its items.
                 CREATE TABLE artist_alias (artist TEXT NOT NULL, alias TEXT NOT NULL, PRIMARY KEY (artist, alias)) WITHOUT ROWID;
                 -- The words and sound-alike keys of all of an item's names: candidates for a request.
@@ -254,7 +254,7 @@ public final class Catalog: Sendable {
         for row in rows where row.type == "artist" {
             for alias in row.aliases ?? [] { try keepAlias.execute(arguments: [Self.fold(row.title), alias]) }
         }
-        let findItem = try db.cachedStatement(sql: "SELECT id FROM item WHERE identifier = ?")
+        let findItem = try db.cachedStatement(sql: "SELECT id, keys FROM item WHERE identifier = ?")
         let insertItem = try db.cachedStatement(sql: """
             INSERT INTO item (identifier, type, title, artist, album, genres, releaseDate, releaseDay, popularity, language, aliases, keys)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (identifier) DO NOTHING
@@ -269,9 +269,11 @@ public final class Catalog: Sendable {
             ]
             // New identifiers (nearly all of a first import) go in at once; one already there is replaced.
             try insertItem.execute(arguments: values)
-            if db.changesCount == 0, let old = try Int64.fetchOne(findItem, arguments: [row.identifier]) {
-                try db.execute(sql: "DELETE FROM item WHERE id = ?; DELETE FROM name WHERE itemId = ?; DELETE FROM item_fts WHERE rowid = ?",
-                               arguments: [old, old, old])
+            if db.changesCount == 0, let oldRow = try Row.fetchOne(findItem, arguments: [row.identifier]) {
+                let old: Int64 = oldRow[0], oldKeys = ItemKeys(encoded: oldRow[1])
+                let deleteName = try db.cachedStatement(sql: "DELETE FROM name WHERE key = ? AND itemId = ?")
+                for (_, key) in oldKeys.names { try deleteName.execute(arguments: [key.words.joined(separator: " "), old]) }
+                try db.execute(sql: "DELETE FROM item WHERE id = ?; DELETE FROM item_fts WHERE rowid = ?", arguments: [old, old])
                 summary.replaced += 1
                 try insertItem.execute(arguments: values)
             }
