@@ -300,18 +300,21 @@ public final class Resolver: Sendable {
             chosen.insert(term)
             budget -= n
         }
-        var parts: [String] = []
+        // Each chosen term's items, counted: the items holding the most of the request's rare terms (in
+        // words, sounds or stems) are the candidates. Reading posting lists is cheap; bm25's ranking would
+        // read every matched item's size as well.
+        var hits: [Int64: Int] = [:]
+        let lookup = try db.cachedStatement(sql: "SELECT rowid FROM item_fts WHERE item_fts MATCH ?")
         for (column, terms) in columns {
-            let kept = terms.intersection(chosen).sorted().map { "\"" + $0 + "\"" }
-            if !kept.isEmpty { parts.append(column + " : (" + kept.joined(separator: " OR ") + ")") }
+            for term in terms.intersection(chosen).sorted() {
+                for id in try Int64.fetchAll(lookup, arguments: [column + " : \"" + term + "\""]) { hits[id, default: 0] += 1 }
+            }
         }
-        guard !parts.isEmpty else { return ids }
-        ids += try Int64.fetchAll(db, sql: "SELECT rowid FROM item_fts WHERE item_fts MATCH ? ORDER BY rank LIMIT 80",
-                                  arguments: [parts.joined(separator: " OR ")])
+        ids += hits.sorted { ($0.value, $1.key) > ($1.value, $0.key) }.prefix(80).map(\.key)
         return ids
     }
 
-    /// How many item entries the ranked search may read, about (a few milliseconds).
+    /// How many item entries the search by rare terms may read, about.
     static let rankingBudget = 600
 
     // MARK: - Scoring
