@@ -8,8 +8,9 @@ public enum CatalogBenchmark {
     /// A deterministic catalogue of `count` items: titles, artists and albums made of common words (so
     /// that many titles share words, as real ones do), types in a music app's proportions.
     public static func writeCatalog(count: Int, to path: String, seed: UInt64 = 42) throws {
-        FileManager.default.createFile(atPath: path, contents: nil)
-        guard let out = FileHandle(forWritingAtPath: path) else { throw CatalogError.unreadable(path) }
+        guard FileManager.default.createFile(atPath: path, contents: nil), let out = FileHandle(forWritingAtPath: path) else {
+            throw CatalogError.readOnly(path)
+        }
         defer { try? out.close() }
         var rng = SplitMix(seed: seed)
         var buffer = Data()
