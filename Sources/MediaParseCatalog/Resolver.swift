@@ -48,7 +48,7 @@ public final class Resolver: Sendable {
         // Settled: an item that fits well, or, for an artist alone, the artist's own items found by name
         // (the full-text search would only add other artists of similar names).
         let artistAlone = query.name == nil && query.album == nil && query.artist != nil
-        let settled = scored.contains { $0.score >= 0.9 } || (artistAlone && scored.contains { $0.matched.contains("artist") && $0.score >= threshold })
+        let settled = scored.contains { $0.score >= 0.9 } || (artistAlone && scored.contains { $0.matched.contains("artist") })
         if !settled {
             let seen = Set(scored.map(\.candidate.id))
             scored += scoreAll(try candidates(for: lookups, stage: .fullText).filter { !seen.contains($0.id) })
