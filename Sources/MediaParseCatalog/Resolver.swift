@@ -263,11 +263,13 @@ public final class Resolver: Sendable {
         default: break
         }
         order.append("i.popularity DESC")
-        let narrowing = q.artist != nil || q.album != nil || !q.genres.isEmpty
+        // A title with an artist, album or genre said may be one of many namesakes: more rows. An artist
+        // alone: the rows are already in the order the type and sort ask for.
+        let narrowing = q.name != nil && (q.artist != nil || q.album != nil || !q.genres.isEmpty)
         let marks = exact.map { _ in "?" }.joined(separator: ",")
         ids += try Int64.fetchAll(db, sql: """
             SELECT DISTINCT n.itemId FROM name n JOIN item i ON i.id = n.itemId WHERE n.key IN (\(marks))
-            ORDER BY \(order.joined(separator: ", ")) LIMIT \(narrowing ? 200 : 40)
+            ORDER BY \(order.joined(separator: ", ")) LIMIT \(narrowing ? 200 : q.name == nil ? 60 : 40)
             """, arguments: StatementArguments(arguments))
         return ids
     }
