@@ -6,7 +6,9 @@
 #
 # Environment:
 #   FUZZ_OUT          where to build and run (default /tmp/mediaparse-fuzz); nothing is written in the repository
-#   FUZZ_TARGETS      which targets, space-separated (default "parse grammar vocabulary")
+#   FUZZ_TARGETS      which targets, space-separated (default "parse parse:de-DE parse:fr-FR parse:zh-TW
+#                     parse:ja-JP grammar vocabulary"); "parse:LOCALE" is the parse target in that locale
+#                     (MEDIAPARSE_FUZZ_LOCALE), seeded from Fuzz/corpus/parse and Fuzz/corpus/parse-LOCALE
 #   FUZZ_JOBS         how many targets run at the same time (default 1)
 #   FUZZ_CORPUS_DIR   keep each target's corpus in FUZZ_CORPUS_DIR/<target> across runs (the seeds are added
 #                     to it) instead of a scratch copy that is thrown away
@@ -23,7 +25,10 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(dirname "$here")
 seconds=${1:-20}
 out=${FUZZ_OUT:-/tmp/mediaparse-fuzz}
-targets=${FUZZ_TARGETS:-parse grammar vocabulary}
+# One locale of each family the tokenizer and recognisers treat apart: English (clitics 's), German
+# (compounds, capitals), French (elided articles), Traditional Chinese (characters, the transform to
+# Simplified), Japanese (kana and kanji, no spaces).
+targets=${FUZZ_TARGETS:-parse parse:de-DE parse:fr-FR parse:zh-TW parse:ja-JP grammar vocabulary}
 jobs=${FUZZ_JOBS:-1}
 yams_git=${YAMS_GIT:-/opt/swift-packages/jpsim/Yams.git}
 
@@ -141,7 +146,11 @@ fi
 
 # ---------------------------------------------------------------------------------------------- harnesses
 objects=("$lib_out/MediaParse.o" "$yams_out"/*.o "$cicu_out/cicu.o")
-for target in $targets; do
+built=" "
+for spec in $targets; do
+    target=${spec%%:*}
+    case "$built" in *" $target "*) continue;; esac
+    built="$built$target "
     [ -d "$here/$target" ] || { echo "run.sh: unknown target '$target'" >&2; exit 64; }
     harness_out=$build/harness-$target
     mkdir -p "$harness_out"
@@ -162,25 +171,27 @@ symbolizer=$(dirname "$swiftc")/llvm-symbolizer
 [ -x "$symbolizer" ] && export ASAN_SYMBOLIZER_PATH=$symbolizer
 
 run_target() {
-    local target=$1 work=$out/runs/$1
+    local spec=$1 target=${1%%:*} locale=${1#*:} name=${1/:/-} work=$out/runs/${1/:/-}
+    [ "$locale" = "$spec" ] && locale=""
     rm -rf "$work"; mkdir -p "$work/artifacts"
     local corpus=$work/corpus
-    [ -n "${FUZZ_CORPUS_DIR:-}" ] && corpus=$FUZZ_CORPUS_DIR/$target
+    [ -n "${FUZZ_CORPUS_DIR:-}" ] && corpus=$FUZZ_CORPUS_DIR/$name
     mkdir -p "$corpus"
     cp -n "$here/corpus/$target"/* "$corpus/" 2>/dev/null || true  # the seeds, next to what earlier runs kept
+    [ -n "$locale" ] && { cp -n "$here/corpus/$target-$locale"/* "$corpus/" 2>/dev/null || true; }
     local flags=(-max_total_time="$seconds" -timeout=5 -rss_limit_mb=4096 -print_final_stats=1
                  -artifact_prefix="$work/artifacts/" -dict="$here/dict/$target.dict")
     [ "$target" = grammar ] && flags+=(-max_len=4096)
     # shellcheck disable=SC2206
     flags+=(${FUZZ_FLAGS:-})
-    echo "$out/bin/fuzz-$target ${flags[*]} $corpus" > "$work/command"
+    echo "${locale:+MEDIAPARSE_FUZZ_LOCALE=$locale }$out/bin/fuzz-$target ${flags[*]} $corpus" > "$work/command"
     local status=0
-    "$out/bin/fuzz-$target" "${flags[@]}" "$corpus" > "$work/log" 2>&1 || status=$?
+    MEDIAPARSE_FUZZ_LOCALE="${locale:-en-US}" "$out/bin/fuzz-$target" "${flags[@]}" "$corpus" > "$work/log" 2>&1 || status=$?
     echo "$status" > "$work/status"
 }
 
 summarise() {
-    local target=$1 work=$out/runs/$1 status
+    local target=$1 work=$out/runs/${1/:/-} status
     status=$(cat "$work/status")
     local last execs speed
     last=$(grep -E '^#[0-9]+' "$work/log" | grep -E 'cov:' | tail -1 || true)

@@ -12,11 +12,14 @@
 import Foundation
 import MediaParse
 
-/// Built once per process: the en-US grammar, an app name, and a small user and global vocabulary, so that
-/// vocabulary matching runs on every input too.
+/// The locale fuzzed: `MEDIAPARSE_FUZZ_LOCALE` (Fuzz/run.sh sets it for `parse:de-DE` and the like), else en-US.
+let locale = ProcessInfo.processInfo.environment["MEDIAPARSE_FUZZ_LOCALE"] ?? "en-US"
+
+/// Built once per process: the locale's grammar, an app name, and a small user and global vocabulary, so
+/// that vocabulary matching runs on every input too.
 let parser: MediaParser = {
     do {
-        let p = try MediaParser(locale: "en-US", appNames: ["ControlAudio", "Control Audio"])
+        let p = try MediaParser(locale: locale, appNames: ["ControlAudio", "Control Audio"], cacheCompiledGrammar: true)
         p.vocabulary.setUserVocabulary(UserVocabulary([
             .mediaPlaylistTitle: ["Rainy Sunday Jazz", "Gym Bangers 2024", "Eighties Slow Dance", "70s punk classics"],
             .mediaMusicArtistName: ["The Midnight Owls", "Seven Lions Roar", "Khalid"],
@@ -31,7 +34,7 @@ let parser: MediaParser = {
         ]))
         return p
     } catch {
-        fatalError("cannot load the en-US grammar: \(error)")
+        fatalError("cannot load the \(locale) grammar: \(error)")
     }
 }()
 
