@@ -297,9 +297,6 @@ public final class Catalog: Sendable {
         return list.joined(separator: "\u{1F}")
     }
 
-    static func splitList(_ text: String?) -> [String] {
-        text.map { $0.split(separator: "\u{1F}").map(String.init) } ?? []
-    }
 
     // MARK: - Reading
 

@@ -36,7 +36,7 @@ public final class Resolver: Sendable {
             cs.map { c -> Scored in
                 // Keyed by the item's language, and by the request's: the better of the two ("fünfundzwanzig"
                 // is read by German rules, "Mr" by English ones).
-                guard let q = catalog.keys.maker(for: c.language).flatMap({ queries.query(for: $0) }), q.locale != query.locale else {
+                guard let q = queries.query(forLanguage: c.language, makers: catalog.keys), q.locale != query.locale else {
                     return score(c, query: query)
                 }
                 let a = score(c, query: q), b = score(c, query: query)
@@ -72,6 +72,16 @@ public final class Resolver: Sendable {
         init(result: ParseResult, first: Query) {
             self.result = result
             byLocale = [first.locale: first]
+        }
+
+        /// The request keyed by the rules of an item's language (asked once per language of a request).
+        var byLanguage: [String: Query?] = [:]
+
+        mutating func query(forLanguage language: String?, makers: KeyMakers) -> Query? {
+            if let known = byLanguage[language ?? ""] { return known }
+            let q = makers.maker(for: language).flatMap { query(for: $0) }
+            byLanguage[language ?? ""] = q
+            return q
         }
 
         mutating func query(for maker: NameKeyMaker) -> Query? {
@@ -355,8 +365,8 @@ public final class Resolver: Sendable {
                     if t.field == .short { s *= 0.96 }
                     if s > best { best = s; how = t.field == .alias ? "alias" : (s < 0.9 && s >= 0.7 ? "soundAlike" : "name") }
                 }
-                if let withYear = q.nameWithYear, Self.similarity(withYear, t.key) > best {
-                    best = Self.similarity(withYear, t.key)
+                if let withYear = q.nameWithYear, case let s = Self.similarity(withYear, t.key), s > best {
+                    best = s
                     how = "name"
                     yearInName = true
                 }
@@ -364,8 +374,10 @@ public final class Resolver: Sendable {
             // The name and artist said as one title: the title holds the word read as "by". Scored as the
             // name alone; the artist's factor below then does not apply.
             if let whole = q.nameThroughArtist {
-                for t in titles where Self.similarity(whole.main, t.key) > max(best, 0.9) {
-                    best = Self.similarity(whole.main, t.key)
+                for t in titles {
+                    let s = Self.similarity(whole.main, t.key)
+                    guard s > max(best, 0.9) else { continue }
+                    best = s
                     how = "name"
                     throughArtist = true
                 }
@@ -377,16 +389,20 @@ public final class Resolver: Sendable {
             }
             // The show of an episode, the album of a song, said as the name ("the latest episode of The Daily").
             if c.type == "podcastEpisode" || (q.type == "album" && c.type == "song") {
-                for a in albums where Self.similarity(name.main, a.key) * 0.9 > best {
-                    best = Self.similarity(name.main, a.key) * 0.9
+                for a in albums {
+                    let s = Self.similarity(name.main, a.key) * 0.9
+                    guard s > best else { continue }
+                    best = s
                     how = "album"
                 }
             }
             // A name may be an artist ("play Adele", "the Adele album from 2008"): the artist's own items,
             // a little below an item that is the artist or is so titled.
             if q.artist == nil, c.type != "artist" {
-                for a in artists where Self.artistSimilarity(name.main, a.key) * 0.88 > best {
-                    best = Self.artistSimilarity(name.main, a.key) * 0.88
+                for a in artists {
+                    let s = Self.artistSimilarity(name.main, a.key) * 0.88
+                    guard s > best else { continue }
+                    best = s
                     how = "artist"
                 }
             }

@@ -49,7 +49,7 @@ public enum CatalogBenchmark {
     }
 
     /// Artist `i` of about 100,000: the same index gives the same name.
-    static func artist(_ i: Int, rng _: inout SplitMix) -> String {
+    static func artist(_ i: Int) -> String {
         var own = SplitMix(seed: UInt64(i) &* 0x9E37_79B9)
         switch own.next(3) {
         case 0: return "The " + phrase(1 + own.next(2), rng: &own)
@@ -61,9 +61,9 @@ public enum CatalogBenchmark {
     static func item(_ i: Int, rng: inout SplitMix) -> CatalogRow {
         let roll = rng.next(100)
         let type = roll < 70 ? "song" : roll < 85 ? "album" : roll < 90 ? "artist" : roll < 94 ? "playlist" : roll < 97 ? "podcastEpisode" : "audioBook"
-        let artist = artist(rng.next(100_000), rng: &rng)
+        let artist = artist(rng.next(100_000))
         var title = type == "artist" ? artist : phrase(1 + rng.next(4), rng: &rng)
-        if rng.next(10) == 0 { title += ["  (Remastered)", " - Live", " (feat. \(Self.artist(rng.next(1000), rng: &rng)))", " (Deluxe Edition)"][rng.next(4)] }
+        if rng.next(10) == 0 { title += ["  (Remastered)", " - Live", " (feat. \(Self.artist(rng.next(1000))))", " (Deluxe Edition)"][rng.next(4)] }
         let year = 1960 + rng.next(66)
         return CatalogRow(identifier: "gen-\(i)", type: type, title: title, artist: type == "artist" ? nil : artist,
                           album: type == "song" ? phrase(1 + rng.next(3), rng: &rng) : nil, genres: [genres[rng.next(genres.count)]],
