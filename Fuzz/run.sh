@@ -7,7 +7,7 @@
 # Environment:
 #   FUZZ_OUT          where to build and run (default /tmp/mediaparse-fuzz); nothing is written in the repository
 #   FUZZ_TARGETS      which targets, space-separated (default "parse parse:de-DE parse:fr-FR parse:zh-TW
-#                     parse:ja-JP grammar vocabulary"); "parse:LOCALE" is the parse target in that locale
+#                     parse:ja-JP grammar vocabulary http catalog"); "parse:LOCALE" is the parse target in that locale
 #                     (MEDIAPARSE_FUZZ_LOCALE), seeded from Fuzz/corpus/parse and Fuzz/corpus/parse-LOCALE
 #   FUZZ_JOBS         how many targets run at the same time (default 1)
 #   FUZZ_CORPUS_DIR   keep each target's corpus in FUZZ_CORPUS_DIR/<target> across runs (the seeds are added
@@ -16,6 +16,8 @@
 #   FUZZ_BUILD_ONLY=1 build, do not run
 #   YAMS_GIT          where to clone Yams from when .build/checkouts/Yams is absent
 #                     (default /opt/swift-packages/jpsim/Yams.git)
+#   GRDB_GIT          the same for GRDB, which the catalogue target needs
+#                     (default /opt/swift-packages/groue/GRDB.swift.git)
 #
 # Exit status: 0 when every target ran clean; 1 when any target crashed, leaked, timed out or ran out of
 # memory (its reproducer is in FUZZ_OUT/runs/<target>/artifacts/, its log next to it); 2 when the build failed.
@@ -28,9 +30,10 @@ out=${FUZZ_OUT:-/tmp/mediaparse-fuzz}
 # One locale of each family the tokenizer and recognisers treat apart: English (clitics 's), German
 # (compounds, capitals), French (elided articles), Traditional Chinese (characters, the transform to
 # Simplified), Japanese (kana and kanji, no spaces).
-targets=${FUZZ_TARGETS:-parse parse:de-DE parse:fr-FR parse:zh-TW parse:ja-JP grammar vocabulary}
+targets=${FUZZ_TARGETS:-parse parse:de-DE parse:fr-FR parse:zh-TW parse:ja-JP grammar vocabulary http catalog}
 jobs=${FUZZ_JOBS:-1}
 yams_git=${YAMS_GIT:-/opt/swift-packages/jpsim/Yams.git}
+grdb_git=${GRDB_GIT:-/opt/swift-packages/groue/GRDB.swift.git}
 
 case $seconds in ''|*[!0-9]*) echo "usage: $0 [SECONDS]" >&2; exit 64;; esac
 
@@ -144,7 +147,65 @@ if ! up_to_date "$lib_out" "$lib_key"; then
     echo "$lib_key" > "$lib_out/.key"
 fi
 
+# ------------------------------------------------------------------ GRDB and MediaParseCatalog
+# Only for targets whose folder has a `modules` file naming MediaParseCatalog (the catalogue import target):
+# GRDB (SQLite through the system's libsqlite3) and the catalogue module built from the repository's sources.
+needs_catalog=0
+for spec in $targets; do
+    t=${spec%%:*}
+    grep -qx MediaParseCatalog "$here/$t/modules" 2>/dev/null && needs_catalog=1
+done
+catalog_objects=()
+catalog_flags=()
+if [ "$needs_catalog" = 1 ]; then
+    grdb_version=$(sed -n '/"identity" : "grdb.swift"/,/}/s/.*"version" : "\([^"]*\)".*/\1/p' "$root/Package.resolved" 2>/dev/null | head -1)
+    grdb_version=${grdb_version:-7.10.0}
+    if [ -d "$root/.build/checkouts/GRDB.swift/GRDB" ]; then
+        grdb=$root/.build/checkouts/GRDB.swift
+    else
+        grdb=$out/src/GRDB.swift-$grdb_version
+        if [ ! -d "$grdb/GRDB" ]; then
+            log "cloning GRDB $grdb_version from $grdb_git"
+            rm -rf "$grdb"; mkdir -p "$out/src"
+            git clone -q --depth 1 --branch "v$grdb_version" "file://$grdb_git" "$grdb" 2>/dev/null \
+                || git clone -q --branch "v$grdb_version" "$grdb_git" "$grdb" 2>/dev/null \
+                || git clone -q --branch "$grdb_version" "$grdb_git" "$grdb" || fail_build "cannot clone GRDB"
+        fi
+    fi
+    grdb_map=$grdb/Sources/GRDBSQLite/module.modulemap
+    mapfile -t grdb_swift < <(find "$grdb/GRDB" -name '*.swift' | LC_ALL=C sort)
+    grdb_out=$build/grdb
+    grdb_key=$(key_of "${grdb_swift[@]}" "$grdb_map")
+    if ! up_to_date "$grdb_out" "$grdb_key"; then
+        log "building GRDB (${#grdb_swift[@]} files; a few minutes)"
+        rm -rf "$grdb_out"; mkdir -p "$grdb_out"
+        # The defines of GRDB's own Package.swift on Linux.
+        "$swiftc" "${swift_flags[@]}" -wmo -module-name GRDB -D SWIFT_PACKAGE -D SQLITE_ENABLE_FTS5 \
+            -D SQLITE_ENABLE_SNAPSHOT -D SQLITE_DISABLE_SNAPSHOT -Xcc -fmodule-map-file="$grdb_map" \
+            -emit-module -emit-module-path "$grdb_out/GRDB.swiftmodule" \
+            -c "${grdb_swift[@]}" -o "$grdb_out/GRDB.o" || fail_build "GRDB"
+        echo "$grdb_key" > "$grdb_out/.key"
+    fi
+    mapfile -t catalog_swift < <(find "$root/Sources/MediaParseCatalog" -name '*.swift' | LC_ALL=C sort)
+    mpc_out=$build/mediaparse-catalog
+    mpc_key=$(echo "$lib_key $grdb_key" | cat - "${catalog_swift[@]}" | key_of /dev/stdin)
+    catalog_flags=(-I "$grdb_out" -I "$mpc_out" -Xcc -fmodule-map-file="$grdb_map")
+    if ! up_to_date "$mpc_out" "$mpc_key"; then
+        log "building MediaParseCatalog"
+        rm -rf "$mpc_out"; mkdir -p "$mpc_out"
+        "$swiftc" "${swift_flags[@]}" -wmo -module-name MediaParseCatalog -package-name MediaParse \
+            "${module_flags[@]}" "${catalog_flags[@]}" \
+            -emit-module -emit-module-path "$mpc_out/MediaParseCatalog.swiftmodule" \
+            -c "${catalog_swift[@]}" -o "$mpc_out/MediaParseCatalog.o" || fail_build "MediaParseCatalog"
+        echo "$mpc_key" > "$mpc_out/.key"
+    fi
+    catalog_objects=("$mpc_out/MediaParseCatalog.o" "$grdb_out/GRDB.o")
+fi
+
 # ---------------------------------------------------------------------------------------------- harnesses
+# A target is its folder's Swift files, plus the repository files its `sources` file lists (one path per
+# line, from the repository's root: the HTTP target compiles the server's own body reader), plus the
+# catalogue modules when its `modules` file names MediaParseCatalog.
 objects=("$lib_out/MediaParse.o" "$yams_out"/*.o "$cicu_out/cicu.o")
 built=" "
 for spec in $targets; do
@@ -154,11 +215,24 @@ for spec in $targets; do
     [ -d "$here/$target" ] || { echo "run.sh: unknown target '$target'" >&2; exit 64; }
     harness_out=$build/harness-$target
     mkdir -p "$harness_out"
-    harness_key=$(echo "$lib_key" | cat - "$here/$target"/*.swift | key_of /dev/stdin)
+    extra=()
+    if [ -f "$here/$target/sources" ]; then
+        while read -r line; do [ -n "$line" ] && extra+=("$root/$line"); done < "$here/$target/sources"
+    fi
+    target_objects=("${objects[@]}")
+    target_flags=("${module_flags[@]}")
+    target_links=("${link_flags[@]}")
+    if grep -qx MediaParseCatalog "$here/$target/modules" 2>/dev/null; then
+        target_objects=("${catalog_objects[@]}" "${objects[@]}")
+        target_flags+=("${catalog_flags[@]}")
+        target_links+=(-lsqlite3)
+    fi
+    harness_key=$(echo "$lib_key ${mpc_key:-}" | cat - "$here/$target"/*.swift "${extra[@]}" | key_of /dev/stdin)
     if ! up_to_date "$harness_out" "$harness_key" || [ ! -x "$out/bin/fuzz-$target" ]; then
         log "linking fuzz-$target"
-        "$swiftc" "${swift_flags[@]}" "${module_flags[@]}" "$here/$target"/*.swift "${objects[@]}" \
-            "${link_flags[@]}" -o "$out/bin/fuzz-$target" || fail_build "harness $target"
+        "$swiftc" "${swift_flags[@]}" -package-name MediaParse "${target_flags[@]}" "$here/$target"/*.swift \
+            "${extra[@]}" "${target_objects[@]}" "${target_links[@]}" -o "$out/bin/fuzz-$target" \
+            || fail_build "harness $target"
         echo "$harness_key" > "$harness_out/.key"
     fi
 done
@@ -181,7 +255,11 @@ run_target() {
     [ -n "$locale" ] && { cp -n "$here/corpus/$target-$locale"/* "$corpus/" 2>/dev/null || true; }
     local flags=(-max_total_time="$seconds" -timeout=5 -rss_limit_mb=4096 -print_final_stats=1
                  -artifact_prefix="$work/artifacts/" -dict="$here/dict/$target.dict")
-    [ "$target" = grammar ] && flags+=(-max_len=4096)
+    case $target in grammar|http|catalog) flags+=(-max_len=4096);; esac
+    # The catalogue target allocates caches that outlive an input (SQLite's, GRDB's), so libFuzzer's leak
+    # check after each input would scan the whole heap every time (4 inputs a second instead of 50);
+    # LeakSanitizer still checks the whole run when the process ends.
+    [ "$target" = catalog ] && flags+=(-detect_leaks=0)
     # shellcheck disable=SC2206
     flags+=(${FUZZ_FLAGS:-})
     echo "${locale:+MEDIAPARSE_FUZZ_LOCALE=$locale }$out/bin/fuzz-$target ${flags[*]} $corpus" > "$work/command"

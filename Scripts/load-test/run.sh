@@ -21,6 +21,8 @@
 #   LT_OUT=DIR  keep the logs there (else a temporary folder, removed unless LT_KEEP=1)
 #   LT_NICE=N              run the server, wrk and the CLI with nice -n N (e.g. -10 beside a build)
 #   MEDIAPARSE_CACHE       the grammar cache (default a folder in LT_OUT, filled by the CLI first)
+#   SOAK_MINUTES=N         a soak instead: no throughput or CLI runs, N hostile runs of 60 s back to back at
+#                          SOAK_CONNECTIONS (64), one line of figures per minute, the RSS checked for growth
 # Needs wrk (apt-get install wrk), python3 and curl.
 #
 # Exit status: 0 when everything held; 1 on a wrong answer, a 5xx, a socket error or timeout, a server
@@ -41,6 +43,9 @@ CLI_LINES=${CLI_LINES:-20000}
 LT_CHECK=${LT_CHECK:-0}
 UTTERANCES=${UTTERANCES:-$repo/Benchmarks/en-US.txt}
 LOCALE=en-US
+SOAK_MINUTES=${SOAK_MINUTES:-0}
+SOAK_CONNECTIONS=${SOAK_CONNECTIONS:-64}
+case $SOAK_MINUTES in ''|*[!0-9]*) echo "run.sh: SOAK_MINUTES takes a whole number" >&2; exit 2;; esac
 # LT_NICE=-10: run the server, wrk and the CLI at that niceness (root only for a negative one), so a build
 # running beside them takes less of the CPU from the figures.
 nice=()
@@ -201,6 +206,7 @@ check_run() {
 }
 slowest() { awk '$1 != "mediaparse" && $NF + 0 > m {m = $NF + 0} END {printf "%.1f", m}' "$1"; }
 
+if [ "$SOAK_MINUTES" -eq 0 ]; then  # a soak has neither throughput nor CLI runs
 # ------------------------------------------------------------------------------------ throughput
 declare -A ups
 printf '\n%-7s %5s %10s %12s %8s %8s %9s %6s %7s %-17s\n' mode conns "req/s" "utt/s" "p50 ms" "p99 ms" "srv max" non200 "RSS MB" "cpu srv/wrk/other"
@@ -254,19 +260,37 @@ for mode in single batch; do
   echo
 done
 
+fi
+
 # -------------------------------------------------------------------------------------- hostile
 echo
-echo "hostile run: 1 request in $HOSTILE_EVERY hostile, ${HOSTILE_DURATION} s at each of $HOSTILE_CONNECTIONS connections"
-for c in $HOSTILE_CONNECTIONS; do
-  name=hostile-$c
+# The hostile runs: one per connection count, or a soak's minutes ("CONNECTIONS:MINUTE").
+hostile_runs=()
+if [ "$SOAK_MINUTES" -gt 0 ]; then
+  HOSTILE_DURATION=60
+  for m in $(seq -w 1 "$SOAK_MINUTES"); do hostile_runs+=("$SOAK_CONNECTIONS:$m"); done
+  echo "soak: 1 request in $HOSTILE_EVERY hostile, $SOAK_MINUTES minutes at $SOAK_CONNECTIONS connections, one line a minute"
+  printf '%-6s %9s %9s %8s %8s %6s %5s %8s %8s %8s %7s\n' minute "good" "good ok" hostile "host ok" wrong 5xx "p50 ms" "p99 ms" "srv max" "RSS MB"
+else
+  for c in $HOSTILE_CONNECTIONS; do hostile_runs+=("$c:"); done
+  echo "hostile run: 1 request in $HOSTILE_EVERY hostile, ${HOSTILE_DURATION} s at each of $HOSTILE_CONNECTIONS connections"
+fi
+for run in "${hostile_runs[@]}"; do
+  c=${run%%:*}; minute=${run#*:}
+  name=hostile-$c${minute:+-minute$minute}
   run_wrk "$name" hostile.lua "$c" "$HOSTILE_DURATION"
   check_run "$name"
   f=$out/$name.txt
   good=$(lt "$f" sent); ok=$(lt "$f" ok); hs=$(lt "$f" hostile_sent); hok=$(lt "$f" hostile_ok)
   mism=$(lt "$f" mismatch); s5=$(lt "$f" s5xx); infl=$(lt "$f" inflight)
-  printf 'c=%-3s good: %s sent, %s answered 200 with the CLI'"'"'s bytes; hostile: %s sent, %s answered their 4xx; wrong: %s (5xx: %s); unanswered at the end: %s; p50 %s ms, p99 %s ms, server max %s ms\n' \
-    "$c" "$good" "$ok" "$hs" "$hok" "$mism" "$s5" "$infl" "$(lt "$f" p50_ms)" "$(lt "$f" p99_ms)" "$(slowest "$out/$name.log")"
-  awk '$1 == "LT" && $2 == "kind" {printf "      %-24s %s  %5s sent %5s right\n", $3, $4, $5, $6}' "$f"
+  if [ -n "$minute" ]; then
+    printf '%-6s %9s %9s %8s %8s %6s %5s %8s %8s %8s %7s\n' "$minute" "$good" "$ok" "$hs" "$hok" "$mism" "$s5" \
+      "$(lt "$f" p50_ms)" "$(lt "$f" p99_ms)" "$(slowest "$out/$name.log")" "$(rss_now)"
+  else
+    printf 'c=%-3s good: %s sent, %s answered 200 with the CLI'"'"'s bytes; hostile: %s sent, %s answered their 4xx; wrong: %s (5xx: %s); unanswered at the end: %s; p50 %s ms, p99 %s ms, server max %s ms\n' \
+      "$c" "$good" "$ok" "$hs" "$hok" "$mism" "$s5" "$infl" "$(lt "$f" p50_ms)" "$(lt "$f" p99_ms)" "$(slowest "$out/$name.log")"
+    awk '$1 == "LT" && $2 == "kind" {printf "      %-24s %s  %5s sent %5s right\n", $3, $4, $5, $6}' "$f"
+  fi
   [ "${mism:-1}" -eq 0 ] || fail "$name: $mism wrong answers; first: $(awk '$1 == "LT" && $2 == "sample" {$1 = $2 = ""; print; exit}' "$f")"
   [ "${s5:-0}" -eq 0 ] || fail "$name: $s5 answers 5xx"
   [ "${infl:-999}" -le "$c" ] || fail "$name: $infl requests unanswered, more than the $c connections"

@@ -120,6 +120,13 @@ public final class Catalog: Sendable {
     ///   written where writing is needed.
     public static func open(path: String, create: Bool = false, locale: String = "en-US",
                             readOnly: Bool = false, catalog: GrammarCatalog = .builtIn) throws -> Catalog {
+        try open(path: path, create: create, locale: locale, readOnly: readOnly, catalog: catalog, pageLimit: nil)
+    }
+
+    /// `open`, with the database file limited to `pageLimit` pages when given: past it SQLite fails a write
+    /// with SQLITE_FULL, as it does on a full disk, so the tests reach that path on any machine.
+    static func open(path: String, create: Bool, locale: String, readOnly: Bool, catalog: GrammarCatalog,
+                     pageLimit: Int?) throws -> Catalog {
         let exists = FileManager.default.fileExists(atPath: path)
         if !exists && !create { throw CatalogError.unreadable(path) }
         if exists {
@@ -137,6 +144,7 @@ public final class Catalog: Sendable {
         config.prepareDatabase { db in
             try db.execute(sql: "PRAGMA mmap_size = 134217728")
             try db.execute(sql: "PRAGMA cache_size = -16384")
+            if let pageLimit { try db.execute(sql: "PRAGMA max_page_count = \(pageLimit)") }
         }
         do {
             let pool = try DatabasePool(path: path, configuration: config)

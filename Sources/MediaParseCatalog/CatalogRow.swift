@@ -47,6 +47,16 @@ public struct CatalogRow: Codable, Sendable, Hashable {
 
     /// What is wrong with the row, or nil: the message a bad row is reported with.
     public var problem: String? {
+        // SQLite keeps a NUL inside a text, but a text read back ends at it: "s2\0x" would come back as "s2",
+        // another item's identifier (fuzz finding F8).
+        for (key, value) in [("identifier", identifier), ("type", type), ("title", title), ("artist", artist ?? ""),
+                             ("album", album ?? ""), ("releaseDate", releaseDate ?? ""), ("language", language ?? "")]
+            where value.utf8.contains(0) {
+            return "`\(key)` holds a NUL character (U+0000)"
+        }
+        for (key, values) in [("genres", genres ?? []), ("aliases", aliases ?? [])] where values.contains(where: { $0.utf8.contains(0) }) {
+            return "`\(key)` holds a NUL character (U+0000)"
+        }
         if identifier.trimmingCharacters(in: .whitespaces).isEmpty { return "`identifier` is empty" }
         if title.trimmingCharacters(in: .whitespaces).isEmpty { return "`title` is empty" }
         if !Self.mediaTypes.contains(type) {

@@ -88,43 +88,8 @@ struct ParseService: Sendable {
     let limits: Limits
     /// The app's catalogue, for POST /resolve (`--catalog`).
     var resolver: Resolver?
-    static let maxAlternatives = 20
     /// About a millisecond of parsing (a text takes 50–100 µs).
     static let textsBetweenYields = 8
-    static let allowedKeys: Set<String> = ["text", "texts", "locale", "alternatives", "explain", "userVocabulary"]
-
-    /// The body's fields, typed: a wrong type is a refusal naming the key.
-    struct Body: Decodable {
-        var text: String?
-        var texts: [String]?
-        var locale: String?
-        var alternatives: Int?
-        var explain: Bool?
-        var userVocabulary: [String: [String]]?
-
-        /// Whether `value` decodes as the type of `key`'s field.
-        static func decodes(_ key: String, _ value: Any) -> Bool {
-            guard let data = try? JSONSerialization.data(withJSONObject: [key: value]) else { return false }
-            return (try? JSONDecoder().decode(Body.self, from: data)) != nil
-        }
-
-        static let expected = [
-            "text": "a string", "texts": "an array of strings", "locale": "a locale name such as \"de-DE\"",
-            "alternatives": "a whole number from 0 to \(ParseService.maxAlternatives)", "explain": "true or false",
-            "userVocabulary": "an object of INVocabularyStringType names to arrays of strings",
-        ]
-    }
-
-    /// What a request asks for, once checked.
-    struct ParseRequest {
-        var texts: [String]
-        var batch: Bool
-        var locale: String?
-        var alternatives: Int
-        var explain: Bool
-        var userVocabulary: UserVocabulary?
-    }
-
     /// A request the server refuses: its status and what to tell the caller.
     struct Refusal: Error {
         var status: HTTPResponse.Status
@@ -133,7 +98,6 @@ struct ParseService: Sendable {
             self.status = status
             self.message = message
         }
-        init(_ message: String) { self.init(.badRequest, message) }
     }
 
     /// POST /parse, and POST /resolve (`resolving`): the same request, each result with its resolution.
@@ -157,7 +121,12 @@ struct ParseService: Sendable {
                 // The client stopped sending (--idle-timeout) or went away mid-body.
                 throw Refusal(.requestTimeout, "the body did not arrive whole: \(error)")
             }
-            let asked = try read(body)
+            let asked: ServeRequestBody
+            do {
+                asked = try ServeRequestBody(bytes: body.readableBytesView, maxTexts: limits.texts)
+            } catch let refusal as ServeRequestBody.Refusal {
+                throw Refusal(HTTPResponse.Status(code: refusal.status), refusal.message)
+            }
             let parser: MediaParser
             do {
                 parser = try parsers.parser(asked.locale)
@@ -171,11 +140,9 @@ struct ParseService: Sendable {
             // length while single requests queue behind it.
             var lines: [String] = []
             lines.reserveCapacity(asked.texts.count)
-            for (i, text) in asked.texts.enumerated() {
+            for i in asked.texts.indices {
                 if i > 0, i % Self.textsBetweenYields == 0 { await Task.yield() }
-                let result = asked.userVocabulary.map {
-                    parser.parse(text, alternatives: asked.alternatives, explain: asked.explain, userVocabulary: $0)
-                } ?? parser.parse(text, alternatives: asked.alternatives, explain: asked.explain)
+                let result = asked.parse(with: parser, text: i)
                 var line = result
                 if resolving, let resolver {
                     do {
@@ -190,69 +157,6 @@ struct ParseService: Sendable {
         } catch let refusal as Refusal {
             return Self.error(refusal.status, refusal.message)
         }
-    }
-
-    /// Checks the body: UTF-8, a JSON object, known keys of the right types, texts within the parser's limits.
-    func read(_ body: ByteBuffer) throws -> ParseRequest {
-        let bytes = body.readableBytesView
-        guard String(validating: bytes, as: UTF8.self) != nil else { throw Refusal("the body is not UTF-8 text") }
-        let object: [String: Any]
-        do {
-            guard let parsed = try JSONSerialization.jsonObject(with: Data(bytes), options: [.fragmentsAllowed]) as? [String: Any] else {
-                throw Refusal("the body must be a JSON object, such as {\"text\": \"play Khalid\"}")
-            }
-            object = parsed
-        } catch let refusal as Refusal {
-            throw refusal
-        } catch {
-            throw Refusal("the body is not JSON: \((error as NSError).userInfo[NSDebugDescriptionErrorKey] ?? error.localizedDescription)")
-        }
-        let unknown = Set(object.keys).subtracting(Self.allowedKeys).sorted()
-        guard unknown.isEmpty else {
-            throw Refusal("unknown key\(unknown.count > 1 ? "s" : "") \(unknown.map { "\"\($0)\"" }.joined(separator: ", ")); the keys are \(Self.allowedKeys.sorted().joined(separator: ", "))")
-        }
-        let fields: Body
-        do {
-            fields = try JSONDecoder().decode(Body.self, from: Data(bytes))
-        } catch {
-            // Which key is wrong: each one decoded alone.
-            for key in object.keys.sorted() where !Body.decodes(key, object[key]!) {
-                throw Refusal("\"\(key)\" must be \(Body.expected[key] ?? "something else")")
-            }
-            throw Refusal("the body cannot be read: \(error)")
-        }
-        var asked = ParseRequest(texts: [], batch: false, locale: fields.locale, alternatives: fields.alternatives ?? 0,
-                                 explain: fields.explain ?? false, userVocabulary: nil)
-        switch (fields.text, fields.texts) {
-        case (nil, nil): throw Refusal("give \"text\" (one utterance) or \"texts\" (an array of them)")
-        case (.some, .some): throw Refusal("give \"text\" or \"texts\", not both")
-        case let (text?, nil): asked.texts = [text]
-        case let (nil, texts?):
-            guard !texts.isEmpty else { throw Refusal("\"texts\" is empty") }
-            guard texts.count <= limits.texts else {
-                throw Refusal(.contentTooLarge, "\"texts\" holds \(texts.count) texts; the limit is \(limits.texts) (--max-texts)")
-            }
-            asked.texts = texts
-            asked.batch = true
-        }
-        for (i, text) in asked.texts.enumerated() {
-            let scalars = text.unicodeScalars.count
-            if scalars > MediaParser.maxScalars {
-                throw Refusal(.contentTooLarge, "\(asked.batch ? "texts[\(i)]" : "text") has \(scalars) characters; the limit is \(MediaParser.maxScalars)")
-            }
-        }
-        if let locale = asked.locale, locale.isEmpty { throw Refusal("\"locale\" must be \(Body.expected["locale"]!)") }
-        guard (0...Self.maxAlternatives).contains(asked.alternatives) else {
-            throw Refusal("\"alternatives\" must be \(Body.expected["alternatives"]!)")
-        }
-        if let vocabulary = fields.userVocabulary {
-            do {
-                asked.userVocabulary = try UserVocabulary(data: try JSONEncoder().encode(vocabulary), file: "userVocabulary")
-            } catch {
-                throw Refusal("\(error)")
-            }
-        }
-        return asked
     }
 
     func locales() -> Response {

@@ -64,6 +64,7 @@ extension ParserOptions {
 enum ExitStatus {
     static let usage: Int32 = 64       // bad arguments, unsupported locale
     static let dataError: Int32 = 65   // a grammar or vocabulary file is wrong
+    static let ioError: Int32 = 74     // the output cannot be written (a full disk)
 }
 
 /// Writes `message` on standard error and ends the process.

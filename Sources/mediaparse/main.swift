@@ -171,7 +171,15 @@ struct OutputBuffer {
             var offset = 0
             while offset < raw.count {
                 let n = Foundation.write(1, raw.baseAddress! + offset, raw.count - offset)
-                if n <= 0 { if errno == EINTR { continue }; Foundation.exit(74) }
+                if n <= 0 {
+                    if errno == EINTR { continue }
+                    // A reader that went away (`| head`) needs no message; a full disk or a broken device does.
+                    if errno != EPIPE {
+                        let reason = String(cString: strerror(errno))
+                        FileHandle.standardError.write(Data("mediaparse: cannot write the results (\(reason)); the output is incomplete\n".utf8))
+                    }
+                    Foundation.exit(ExitStatus.ioError)
+                }
                 offset += n
             }
         }

@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
 import MediaParse
-import MediaParseCatalog
+@testable import MediaParseCatalog
 import XCTest
 
 /// The catalogue (import, its errors, what an interrupted import leaves) and the resolver's behaviour on
@@ -190,6 +190,46 @@ final class CatalogTests: XCTestCase {
             XCTAssertTrue("\(error)".contains("cannot be written"), "\(error)")
         }
         XCTAssertEqual(try readOnly.stats().items, 1)
+    }
+
+    /// Fuzz finding F8: an identifier with a NUL in it was stored whole but read back cut at the NUL, so
+    /// "s2\0…" resolved as "s2", another item. A NUL in any text of a row is now a problem of that row.
+    func testANulInsideARowsTextIsAProblemOfThatRow() throws {
+        let path = try write("nul.jsonl", """
+            {"identifier":"s2","type":"song","title":"Dont Stop Me Now","artist":"Queen"}
+            {"identifier":"s2\\u0000\\u0000x","type":"song","title":"Dont Stop Me Now","artist":"Queen"}
+            {"identifier":"s3","type":"song","title":"Under\\u0000Pressure","artist":"Queen"}
+            {"identifier":"s4","type":"song","title":"Somebody","artist":"Queen","aliases":["to\\u0000love"]}
+            """)
+        let (catalog, summary) = try Catalog.load(file: path, locale: "en-US")
+        XCTAssertEqual(summary.imported, 1)
+        XCTAssertEqual(summary.problems.map(\.location), ["\(path):2", "\(path):3", "\(path):4"])
+        XCTAssertEqual(summary.problems.map(\.message), ["`identifier` holds a NUL character (U+0000)",
+                                                         "`title` holds a NUL character (U+0000)",
+                                                         "`aliases` holds a NUL character (U+0000)"])
+        let resolution = try XCTUnwrap(try Resolver(catalog: catalog).resolve(MediaParser(locale: "en-US").parse("play dont stop me now by queen")))
+        XCTAssertEqual(resolution.items.map(\.identifier), ["s2"])
+    }
+
+    /// A disk that fills during an import (the file limited to a few more pages than it holds: SQLite then
+    /// fails the write with SQLITE_FULL, as on a full disk): a clear error, and the catalogue as it was.
+    /// `Scripts/full-disk.sh` does the same on a real filesystem that fills up.
+    func testAFullDiskIsAClearErrorAndLosesNothing() throws {
+        let path = folder.appendingPathComponent("full.sqlite").path
+        let base = (0..<200).map { CatalogRow(identifier: "b\($0)", type: "song", title: "Base Song \($0)", artist: "Band \($0 % 7)") }
+        _ = try Catalog.open(path: path, create: true).importRows(base + [CatalogRow(identifier: "known", type: "song", title: "Full Disk Blues")])
+        let pages = try DatabaseQueue(path: path).read { try Int.fetchOne($0, sql: "PRAGMA page_count") ?? 0 }
+        let limited = try Catalog.open(path: path, create: false, locale: "en-US", readOnly: false, catalog: .builtIn,
+                                       pageLimit: pages + 8)
+        let more = (0..<5_000).map { CatalogRow(identifier: "m\($0)", type: "song", title: "More Song Number \($0)", artist: "Other \($0)") }
+        XCTAssertThrowsError(try limited.importRows(more)) { error in
+            guard case CatalogError.diskFull(let named) = error else { return XCTFail("not diskFull: \(error)") }
+            XCTAssertEqual(named, path)
+            XCTAssertTrue("\(error)".contains("the disk is full; the catalogue is as it was before this import"), "\(error)")
+        }
+        let reopened = try Catalog.open(path: path)
+        XCTAssertEqual(try reopened.stats().items, 201)
+        XCTAssertEqual(try first("play full disk blues", Resolver(catalog: reopened)), "known")
     }
 
     func testTitleKeysLeaveOutWhatPeopleDontSay() throws {
