@@ -218,6 +218,9 @@ public final class Catalog: Sendable {
     public func importBatches(_ next: () throws -> [CatalogRow]?) throws -> ImportSummary {
         var summary = ImportSummary()
         do {
+            // Earlier commits are copied into the database file first, so that the log then holds this import
+            // alone: if the disk fills, the log can be emptied without writing anything (below).
+            try? db.writeWithoutTransaction { try $0.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
             try db.write { db in
                 // A larger page cache while a large import builds its indexes (256 MB).
                 try db.execute(sql: "PRAGMA cache_size = -262144")
@@ -236,6 +239,14 @@ public final class Catalog: Sendable {
                 try db.execute(sql: "INSERT OR REPLACE INTO info VALUES ('modified', ?)", arguments: [ISO8601DateFormatter().string(from: Date())])
             }
         } catch let error as DatabaseError {
+            if error.resultCode == .SQLITE_FULL {
+                // The import is rolled back, but its pages still fill the write-ahead log, and so the disk:
+                // a reader could not even rebuild the log's index (SQLite answers "disk I/O error") until
+                // space is freed. Truncating the log gives the space back at once.
+                // (This checkpoint has nothing to copy, since the one below left the log empty: it needs no
+                // space of its own.)
+                try? db.writeWithoutTransaction { try $0.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
+            }
             throw Self.translate(error, path: path)
         }
         return summary

@@ -13,11 +13,20 @@ final class AutomatonTests: XCTestCase {
         return text.split(separator: "\n").map(String.init)
     }
 
+    private var temporaries: [URL] = []
+
     func temporaryDirectory() throws -> URL {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("mediaparse-cache-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        addTeardownBlock { try? FileManager.default.removeItem(at: url) }
+        temporaries.append(url)
         return url
+    }
+
+    override func tearDown() {
+        for url in temporaries { try? FileManager.default.removeItem(at: url) }
+        // Nil, so that XCTest, which keeps every test case to the end of the run, does not keep this too
+        // (LeakSanitizer would report it).
+        temporaries = []
     }
 
     func testDeterministicAutomatonParsesLikeTheEpsilonFreeOne() throws {

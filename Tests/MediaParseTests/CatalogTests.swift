@@ -17,6 +17,9 @@ final class CatalogTests: XCTestCase {
 
     override func tearDownWithError() throws {
         try? FileManager.default.removeItem(at: folder)
+        // Nil, so that XCTest, which keeps every test case to the end of the run, does not keep this too
+        // (LeakSanitizer would report it).
+        folder = nil
     }
 
     func write(_ name: String, _ text: String) throws -> String {
@@ -227,6 +230,9 @@ final class CatalogTests: XCTestCase {
             XCTAssertEqual(named, path)
             XCTAssertTrue("\(error)".contains("the disk is full; the catalogue is as it was before this import"), "\(error)")
         }
+        // The rolled-back import's pages no longer hold the disk: its write-ahead log is emptied.
+        let log = try FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? Int
+        XCTAssertEqual(log, 0, "the write-ahead log still holds the failed import")
         let reopened = try Catalog.open(path: path)
         XCTAssertEqual(try reopened.stats().items, 201)
         XCTAssertEqual(try first("play full disk blues", Resolver(catalog: reopened)), "known")

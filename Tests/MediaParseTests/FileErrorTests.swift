@@ -15,6 +15,9 @@ final class FileErrorTests: XCTestCase {
 
     override func tearDownWithError() throws {
         try? FileManager.default.removeItem(at: directory)
+        // Nil, so that XCTest, which keeps every test case to the end of the run, does not keep this too
+        // (LeakSanitizer would report it).
+        directory = nil
     }
 
     @discardableResult

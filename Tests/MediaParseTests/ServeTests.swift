@@ -250,6 +250,8 @@ final class Server: @unchecked Sendable {
         process.standardOutput = FileHandle.nullDevice
         pipe.fileHandleForReading.readabilityHandler = { [errors] handle in
             let data = handle.availableData
+            // At the end of the output the handler is let go, or the handle and this closure live on.
+            if data.isEmpty { handle.readabilityHandler = nil; return }
             errors.withLock { $0.append(contentsOf: data) }
         }
         try process.run()

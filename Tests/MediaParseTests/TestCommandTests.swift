@@ -28,6 +28,9 @@ final class TestCommandTests: XCTestCase {
 
     override func tearDownWithError() throws {
         try? FileManager.default.removeItem(at: dir)
+        // Nil, so that XCTest, which keeps every test case to the end of the run, does not keep this too
+        // (LeakSanitizer would report it).
+        dir = nil
     }
 
     func path(_ name: String) -> String { dir.appendingPathComponent(name).path }

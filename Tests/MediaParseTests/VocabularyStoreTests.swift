@@ -77,6 +77,9 @@ final class VocabularyStoreTests: XCTestCase {
 
     override func tearDownWithError() throws {
         try? FileManager.default.removeItem(at: directory)
+        // Nil, so that XCTest, which keeps every test case to the end of the run, does not keep this too
+        // (LeakSanitizer would report it).
+        directory = nil
     }
 
     /// Writes `contents` to a file of the temporary folder and returns its path.
