@@ -255,6 +255,9 @@ final class Server: @unchecked Sendable {
             errors.withLock { $0.append(contentsOf: data) }
         }
         try process.run()
+        // The parent's copy of the write end, closed: the handler then sees the end of the output when the
+        // server exits, and lets go (else Foundation's monitor keeps the handle, and this object, alive).
+        try? pipe.fileHandleForWriting.close()
         // Loading a grammar that is not cached yet takes seconds on a small machine.
         let deadline = Date().addingTimeInterval(180)
         while Date() < deadline, process.isRunning {
