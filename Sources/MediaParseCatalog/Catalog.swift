@@ -220,7 +220,7 @@ public final class Catalog: Sendable {
         do {
             // Earlier commits are copied into the database file first, so that the log then holds this import
             // alone: if the disk fills, the log can be emptied without writing anything (below).
-            try? db.writeWithoutTransaction { try $0.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
+            emptyWriteAheadLog()
             try db.write { db in
                 // A larger page cache while a large import builds its indexes (256 MB).
                 try db.execute(sql: "PRAGMA cache_size = -262144")
@@ -242,14 +242,20 @@ public final class Catalog: Sendable {
             if error.resultCode == .SQLITE_FULL {
                 // The import is rolled back, but its pages still fill the write-ahead log, and so the disk:
                 // a reader could not even rebuild the log's index (SQLite answers "disk I/O error") until
-                // space is freed. Truncating the log gives the space back at once.
-                // (This checkpoint has nothing to copy, since the one below left the log empty: it needs no
-                // space of its own.)
-                try? db.writeWithoutTransaction { try $0.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
+                // space is freed. Emptying the log gives the space back at once; it needs no space of its
+                // own, since the log held nothing committed since the checkpoint before the import.
+                emptyWriteAheadLog()
             }
             throw Self.translate(error, path: path)
         }
         return summary
+    }
+
+    /// Copies what the write-ahead log holds of committed transactions into the database file and truncates
+    /// the log to nothing (a no-op for a catalogue in memory, which has no log). Best effort: an import goes
+    /// on, or reports its own error, whether or not this succeeds.
+    private func emptyWriteAheadLog() {
+        try? db.writeWithoutTransaction { try $0.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
     }
 
     /// The other names of the artists of `rows`: from artist rows of this import (`seen`, updated), else
@@ -315,7 +321,6 @@ public final class Catalog: Sendable {
         guard let list, !list.isEmpty else { return nil }
         return list.joined(separator: "\u{1F}")
     }
-
 
     // MARK: - Reading
 

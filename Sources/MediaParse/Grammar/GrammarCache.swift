@@ -23,6 +23,8 @@ struct GrammarCache {
     static let maxBytes = 768 << 20
     static let magic: UInt32 = 0x4D50_4743  // "MPGC"
     static let format: UInt32 = 4
+    /// Magic, format, key and checksum: what every cache file starts with.
+    static let headerBytes = 4 + 4 + 8 + 8
 
     init(directory: URL?, memory: RecentGrammars? = nil) {
         self.directory = directory
@@ -93,7 +95,7 @@ struct GrammarCache {
     func load(_ key: UInt64, settings: LanguageProfile) -> CompiledGrammar? {
         // A file shorter than the header is a miss, and is not read: Foundation's `Data(contentsOf:)` leaks a
         // 4 KB buffer on every read of an empty file (found by the AddressSanitizer run of the tests).
-        guard let url = url(key), let size = try? url.resourceValues(forKeys: [.fileSizeKey]).fileSize, size >= 24,
+        guard let url = url(key), let size = try? url.resourceValues(forKeys: [.fileSizeKey]).fileSize, size >= Self.headerBytes,
               let data = try? Data(contentsOf: url, options: .mappedIfSafe) else { return nil }
         return data.withUnsafeBytes { bytes -> CompiledGrammar? in
             var reader = BinaryReader(bytes: bytes)
