@@ -35,6 +35,7 @@ public final class MediaParser: Sendable {
     /// Loads and compiles the grammar of `locale` ("en-US", "en_GB", or a language alone: "en").
     ///
     /// - Parameters:
+    ///   - locale: BCP 47 ("de-DE") or ICU ("de_DE"); a language alone ("de") picks its default region.
     ///   - appNames: the calling app's names (its name and `INAlternativeAppNames`), added to the built-in
     ///     list of well-known audio apps.
     ///   - areaNames: the caller's own rooms and places ("Emma's room", "garden"), added to every list the
@@ -198,6 +199,7 @@ public final class MediaParser: Sendable {
     /// when the text was too long to try).
     ///
     /// - Parameters:
+    ///   - text: one utterance, as said (up to `maxScalars` characters).
     ///   - alternatives: how many further readings to return, best first.
     ///   - explain: add how the best reading matched (sentence, source, what each word did).
     public func parse(_ text: String, alternatives: Int = 0, explain: Bool = false) -> ParseResult {
@@ -217,7 +219,7 @@ public final class MediaParser: Sendable {
 
     /// Parses and records in `coverage` which sentence, expansion rules and list entries the chosen
     /// reading used (for `mediaparse test`'s grammar coverage).
-    public func parse(_ text: String, coverage: inout GrammarCoverage) -> ParseResult {
+    package func parse(_ text: String, coverage: inout GrammarCoverage) -> ParseResult {
         var c: GrammarCoverage? = coverage
         let r = parse(text, alternatives: 0, explain: true, coverage: &c)
         coverage = c!
