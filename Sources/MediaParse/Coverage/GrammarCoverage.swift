@@ -18,7 +18,7 @@ package struct GrammarCoverage: Sendable {
         while at >= 0 {
             let step = steps[Int(at)]
             chain.append(step)
-            if step.slot >= 0, case let .list(list, _) = grammar.slots[Int(step.slot)].source {
+            if step.slot >= 0, step.payload >= 0, case let .list(list, _) = grammar.slots[Int(step.slot)].source {
                 listEntries.insert(Int64(list) << 32 | Int64(step.payload))
             }
             at = step.parent
