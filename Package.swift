@@ -1,4 +1,4 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.1
 import PackageDescription
 
 let package = Package(
@@ -10,6 +10,12 @@ let package = Package(
         // that only parses builds neither SQLite nor GRDB.
         .library(name: "MediaParseCatalog", targets: ["MediaParseCatalog"]),
         .executable(name: "mediaparse", targets: ["mediaparse"]),
+    ],
+    traits: [
+        .trait(name: "Catalog", description: "The MediaParseCatalog library: a catalogue in SQLite (through GRDB) and the resolver."),
+        .trait(name: "Tool", description: "The mediaparse command-line tool and its HTTP server (swift-argument-parser, Hummingbird).",
+               enabledTraits: ["Catalog"]),
+        .default(enabledTraits: ["Tool"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -43,7 +49,7 @@ let package = Package(
         // The resolution stage: a catalogue kept in SQLite, and the resolver that ranks its items for a request.
         .target(
             name: "MediaParseCatalog",
-            dependencies: ["MediaParse", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["MediaParse", .product(name: "GRDB", package: "GRDB.swift", condition: .when(traits: ["Catalog"]))]
         ),
         // Tooling beside the embeddable library: corpus files, the corpus tester and its reports, importers
         // of labelled sets, the benchmark. The CLI uses it; an app embedding the parser does not need it.
@@ -53,11 +59,11 @@ let package = Package(
         ),
         .executableTarget(
             name: "mediaparse",
-            dependencies: ["MediaParse", "MediaParseTools", "MediaParseCatalog", .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                           .product(name: "Hummingbird", package: "hummingbird"), .product(name: "NIOCore", package: "swift-nio"),
-                           .product(name: "Logging", package: "swift-log"), .product(name: "NIOHTTPTypes", package: "swift-nio-extras")]
+            dependencies: ["MediaParse", "MediaParseTools", "MediaParseCatalog", .product(name: "ArgumentParser", package: "swift-argument-parser", condition: .when(traits: ["Tool"])),
+                           .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["Tool"])), .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["Tool"])),
+                           .product(name: "Logging", package: "swift-log", condition: .when(traits: ["Tool"])), .product(name: "NIOHTTPTypes", package: "swift-nio-extras", condition: .when(traits: ["Tool"]))]
         ),
         .testTarget(name: "MediaParseTests", dependencies: ["MediaParse", "MediaParseTools", "MediaParseCatalog",
-                                                     .product(name: "GRDB", package: "GRDB.swift")]),
+                                                     .product(name: "GRDB", package: "GRDB.swift", condition: .when(traits: ["Catalog"]))]),
     ]
 )

@@ -23,6 +23,8 @@ public final class MediaParser: Sendable {
     public let vocabulary: VocabularyStore
 
     let grammar: CompiledGrammar
+    /// The caller's app, room and player names, matched at parse time (never compiled into the grammar).
+    let callerNames: CallerNames
     let runtime: LanguageRuntime
     /// What utterances may leave out or add (from the profile), prepared for the matcher.
     let tolerance: Tolerance
@@ -35,6 +37,7 @@ public final class MediaParser: Sendable {
     /// Loads and compiles the grammar of `locale` ("en-US", "en_GB", or a language alone: "en").
     ///
     /// - Parameters:
+    ///   - locale: BCP 47 ("de-DE") or ICU ("de_DE"); a language alone ("de") picks its default region.
     ///   - appNames: the calling app's names (its name and `INAlternativeAppNames`), added to the built-in
     ///     list of well-known audio apps.
     ///   - areaNames: the caller's own rooms and places ("Emma's room", "garden"), added to every list the
@@ -70,8 +73,8 @@ public final class MediaParser: Sendable {
         let settings = runtime.profile
         let tokenizer = runtime.tokenizer
         let pool = runtime.pool
-        let key = GrammarCache.key(locale: settings.name, chain: settings.chain, catalog: catalog,
-                                   appNames: appNames + areaNames.map { "\u{1}area:" + $0 } + deviceNames.map { "\u{1}device:" + $0 })
+        // The caller's names are not part of the grammar (`CallerNames`): every parser of a locale shares it.
+        let key = GrammarCache.key(locale: settings.name, chain: settings.chain, catalog: catalog)
         let grammar: CompiledGrammar
         if let recent = cache.memory?.grammar(key) {
             grammar = recent
@@ -81,16 +84,8 @@ public final class MediaParser: Sendable {
         } else {
             onCompile?(.started(locale: settings.name, cacheDirectory: cache.directory?.path))
             let started = DispatchTime.now().uptimeNanoseconds
-            var definition = try pool.withSession { session in
+            let definition = try pool.withSession { session in
                 try loader.load(settings: settings) { tokenizer.words(of: $0, session: session) }
-            }
-            try pool.withSession { session in
-                if !appNames.isEmpty {
-                    try Self.add(appNames: appNames, to: &definition, tokenizer: tokenizer, session: session)
-                }
-                for (names, field, option) in [(areaNames, Field.area, "--area"), (deviceNames, Field.device, "--device")] where !names.isEmpty {
-                    try Self.add(names: names, filling: field, option: option, to: &definition, tokenizer: tokenizer, session: session)
-                }
             }
             let compiled = try GrammarCompiler.compile(definition, determinize: determinize)
             cache.store(compiled, key: key)
@@ -99,6 +94,11 @@ public final class MediaParser: Sendable {
             onCompile?(.finished(locale: settings.name, seconds: Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9))
         }
         self.grammar = grammar
+        self.callerNames = try pool.withSession { session in
+            try CallerNames(appNames: appNames, areaNames: areaNames, deviceNames: deviceNames, grammar: grammar) {
+                tokenizer.words(of: $0, session: session)
+            }
+        }
         self.locale = settings.name
         self.runtime = runtime
         var tolerance = Tolerance(maxExtra: settings.extraWords)
@@ -145,59 +145,11 @@ public final class MediaParser: Sendable {
     /// The list the grammar uses for app names.
     static let appListName = "app"
 
-    private static func add(appNames: [String], to definition: inout GrammarDefinition, tokenizer: Tokenizer,
-                            session: ICUSession) throws {
-        let location = SourceLocation(file: "--app-name")
-        var entries: [ListEntry] = []
-        if let existing = definition.lists[appListName] {
-            guard case let .values(old, _) = existing.kind else {
-                throw GrammarError("the list {\(appListName)} must be a list of values to take app names", at: existing.location)
-            }
-            entries = old
-        }
-        entries += try callerEntries(appNames, called: "app name", at: location, tokenizer: tokenizer, session: session)
-        definition.lists[appListName] = ListDefinition(name: appListName, kind: .values(entries, literal: false), location: location,
-                                                       level: Int.max)
-    }
-
-    /// List entries for the caller's own names (apps, rooms, players): said as written, reported as given.
-    private static func callerEntries(_ names: [String], called what: String, at location: SourceLocation,
-                                      tokenizer: Tokenizer, session: ICUSession) throws -> [ListEntry] {
-        try names.map { name in
-            let words = tokenizer.words(of: name, session: session)
-            guard !words.isEmpty else { throw GrammarError("\(what) '\(name)' has no words", at: location) }
-            return ListEntry(spoken: .sequence(words.map(TemplateNode.word)), value: .text(name), location: location)
-        }
-    }
-
-    /// Adds the caller's names to every list of values that a slot of `field` reads (a grammar may read rooms
-    /// from several lists: "in the {room:area}", "{room_upstairs:area}").
-    private static func add(names: [String], filling field: Field, option: String, to definition: inout GrammarDefinition,
-                            tokenizer: Tokenizer, session: ICUSession) throws {
-        let location = SourceLocation(file: option)
-        var bound = Set<String>()
-        func walk(_ node: TemplateNode) {
-            switch node {
-            case .word, .rule: break
-            case let .sequence(items), let .alternatives(items): items.forEach(walk)
-            case let .slot(list, slot, _): if slot == field.rawValue { bound.insert(list) }
-            case let .repetition(body, _, _): walk(body)
-            }
-        }
-        definition.sentences.forEach { walk($0.template) }
-        definition.rules.values.forEach { walk($0.template) }
-        for list in bound.sorted() {
-            guard let existing = definition.lists[list], case let .values(old, literal) = existing.kind else { continue }
-            let entries = old + (try callerEntries(names, called: option, at: location, tokenizer: tokenizer, session: session))
-            definition.lists[list] = ListDefinition(name: list, kind: .values(entries, literal: literal), location: existing.location,
-                                                    level: existing.level)
-        }
-    }
-
     /// Parses one utterance. Never throws: text that cannot be parsed gives `intent: nil` (with `error` set
     /// when the text was too long to try).
     ///
     /// - Parameters:
+    ///   - text: one utterance, as said (up to `maxScalars` characters).
     ///   - alternatives: how many further readings to return, best first.
     ///   - explain: add how the best reading matched (sentence, source, what each word did).
     public func parse(_ text: String, alternatives: Int = 0, explain: Bool = false) -> ParseResult {
@@ -217,7 +169,7 @@ public final class MediaParser: Sendable {
 
     /// Parses and records in `coverage` which sentence, expansion rules and list entries the chosen
     /// reading used (for `mediaparse test`'s grammar coverage).
-    public func parse(_ text: String, coverage: inout GrammarCoverage) -> ParseResult {
+    package func parse(_ text: String, coverage: inout GrammarCoverage) -> ParseResult {
         var c: GrammarCoverage? = coverage
         let r = parse(text, alternatives: 0, explain: true, coverage: &c)
         coverage = c!
@@ -254,7 +206,11 @@ public final class MediaParser: Sendable {
             ($0.start, $0.end, $0.kind.rawValue, $0.value.description) < ($1.start, $1.end, $1.kind.rawValue, $1.value.description)
         }
         let matcher = Matcher(grammar: grammar, beam: max(4, alternatives + 3), tolerance: tolerance)
-        let input = matcher.prepare(utterance, entities: sortedEntities, vocabulary: hits.sorted { $0.start < $1.start })
+        var input = matcher.prepare(utterance, entities: sortedEntities, vocabulary: hits.sorted { $0.start < $1.start })
+        if !callerNames.isEmpty {
+            callerNames.addHits(to: &input, keys: utterance.tokens.map(\.key))
+            input.callerNames = callerNames
+        }
         var steps: [Step] = []
         steps.reserveCapacity(256)
         let candidates = Ranking.order(matcher.match(input, steps: &steps), grammar: grammar, steps: steps)

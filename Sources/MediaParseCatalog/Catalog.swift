@@ -315,7 +315,7 @@ public final class Catalog: Sendable {
     static let exactFields: Set<NameField> = [.title, .full, .alias, .artist, .featured]
 
     /// A name folded for finding an artist's row: case and surrounding spaces.
-    static func fold(_ name: String) -> String { name.trimmingCharacters(in: .whitespaces).lowercased() }
+    static func fold(_ name: String) -> String { name.trimmedOfSpaces.lowercased() }
 
     static func joinList(_ list: [String]?) -> String? {
         guard let list, !list.isEmpty else { return nil }

@@ -57,8 +57,8 @@ public struct CatalogRow: Codable, Sendable, Hashable {
         for (key, values) in [("genres", genres ?? []), ("aliases", aliases ?? [])] where values.contains(where: { $0.utf8.contains(0) }) {
             return "`\(key)` holds a NUL character (U+0000)"
         }
-        if identifier.trimmingCharacters(in: .whitespaces).isEmpty { return "`identifier` is empty" }
-        if title.trimmingCharacters(in: .whitespaces).isEmpty { return "`title` is empty" }
+        if identifier.isBlank { return "`identifier` is empty" }
+        if title.isBlank { return "`title` is empty" }
         if !Self.mediaTypes.contains(type) {
             return "`type` \"\(type)\" is not a media type of the contract (song, album, artist, playlist, podcastShow, podcastEpisode, audioBook, radioStation …)"
         }
@@ -71,7 +71,7 @@ public struct CatalogRow: Codable, Sendable, Hashable {
 
     /// A release date as a sortable day ("2015" -> "2015-01-01"), or nil when it is neither form.
     static func releaseDay(_ text: String) -> String? {
-        let t = text.trimmingCharacters(in: .whitespaces)
+        let t = text.trimmedOfSpaces
         let parts = t.split(separator: "-", omittingEmptySubsequences: false)
         guard (1...3).contains(parts.count), parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }),
               parts[0].count == 4 else { return nil }

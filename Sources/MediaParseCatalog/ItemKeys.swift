@@ -73,7 +73,7 @@ final class KeyMakers: @unchecked Sendable {
 
     /// The maker of `language` ("de", "en-GB"), else of the default locale.
     func maker(for language: String?) -> NameKeyMaker? {
-        let name = language?.trimmingCharacters(in: .whitespaces).isEmpty == false ? language! : defaultLocale
+        let name = language.map { !$0.isBlank } == true ? language! : defaultLocale
         lock.lock()
         defer { lock.unlock() }
         if let m = makers[name] { return m }
@@ -109,7 +109,7 @@ final class KeyMakers: @unchecked Sendable {
         if let artist = row.artist, !artist.isEmpty {
             for dash in [" - ", " – ", " — "] where titleText.lowercased().hasPrefix(artist.lowercased() + dash) {
                 let rest = String(titleText.dropFirst(artist.count + dash.count))
-                if !rest.trimmingCharacters(in: .whitespaces).isEmpty { titleText = rest }
+                if !rest.isBlank { titleText = rest }
                 break
             }
         }

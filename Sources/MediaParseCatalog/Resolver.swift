@@ -99,7 +99,7 @@ public final class Resolver: Sendable {
         var album: NameKey?
         var genres: [NameKey] = []
         var type: String?
-        var sortOrder: String?
+        var sortOrder: MediaSortOrder?
         var dates: (start: String, end: String)?
         /// A year said alone may be a title ("play 1989 by Taylor Swift", "2112"): its digits as a name.
         var yearTitle: NameKey?
@@ -112,12 +112,12 @@ public final class Resolver: Sendable {
         init?(_ result: ParseResult, maker: NameKeyMaker) {
             guard let search = result.mediaSearch else { return nil }
             locale = maker.locale
-            func text(_ s: String?) -> String? { s.flatMap { $0.trimmingCharacters(in: .whitespaces).isEmpty ? nil : $0 } }
+            func text(_ s: String?) -> String? { s.flatMap { $0.isBlank ? nil : $0 } }
             name = text(search.mediaName).map(maker.title)
             artist = text(search.artistName).map(maker.name)
             album = text(search.albumName).map { maker.title($0).main }
             genres = ((search.genreNames ?? []) + (search.moodNames ?? [])).map { maker.name($0) }.filter { !$0.isEmpty }
-            type = search.mediaType
+            type = search.mediaType?.rawValue
             sortOrder = search.sortOrder
             dates = search.releaseDate.map { ($0.start, $0.end) }
             if name?.main.isEmpty ?? true { name = nil }
@@ -268,8 +268,8 @@ public final class Resolver: Sendable {
         if let type = q.type { order.append("(i.type = ?) DESC"); arguments.append(type) }
         if let d = q.dates { order.append("(i.releaseDay BETWEEN ? AND ?) DESC"); arguments += [d.start, d.end] }
         switch q.sortOrder {
-        case "newest": order.append("i.releaseDay DESC")
-        case "oldest": order.append("i.releaseDay IS NULL, i.releaseDay ASC")
+        case .newest?: order.append("i.releaseDay DESC")
+        case .oldest?: order.append("i.releaseDay IS NULL, i.releaseDay ASC")
         default: break
         }
         order.append("i.popularity DESC")
@@ -480,8 +480,8 @@ public final class Resolver: Sendable {
         let rest = sorted.dropFirst(band.count)
         let reordered: [Scored]
         switch sort {
-        case "newest", "oldest":
-            let newest = sort == "newest"
+        case .newest, .oldest:
+            let newest = sort == .newest
             reordered = band.sorted { a, b in
                 switch (a.candidate.releaseDay, b.candidate.releaseDay) {
                 case let (x?, y?): return x != y ? (newest ? x > y : x < y) : a.score > b.score
@@ -490,9 +490,9 @@ public final class Resolver: Sendable {
                 default: return a.score > b.score
                 }
             }
-        case "popular", "best", "trending":
+        case .popular, .best, .trending:
             reordered = band.sorted { ($0.candidate.popularity, $0.score) > ($1.candidate.popularity, $1.score) }
-        case "unpopular", "worst":
+        case .unpopular, .worst:
             reordered = band.sorted { ($0.candidate.popularity, -$0.score) < ($1.candidate.popularity, -$1.score) }
         default:
             return sorted

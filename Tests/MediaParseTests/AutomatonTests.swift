@@ -81,7 +81,7 @@ final class AutomatonTests: XCTestCase {
         _ = try MediaParser(locale: "en-US", appNames: ["ControlAudio"], cache: cache)
         let files = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasSuffix(".grammar") }
         XCTAssertEqual(files.count, 1)
-        let key = GrammarCache.key(locale: "en-US", chain: ["en", "en-US"], catalog: .builtIn, appNames: ["ControlAudio"])
+        let key = GrammarCache.key(locale: "en-US", chain: ["en", "en-US"], catalog: .builtIn)
         let loaded = try XCTUnwrap(cache.load(key, settings: compiled.grammar.settings), "the file just written reads back")
         XCTAssertEqual(loaded.automaton.wordKeys, compiled.grammar.automaton.wordKeys)
         XCTAssertEqual(loaded.sentences.count, compiled.grammar.sentences.count)
@@ -95,14 +95,34 @@ final class AutomatonTests: XCTestCase {
         XCTAssertEqual(coverageA.listEntries, coverageB.listEntries)
     }
 
-    func testKeyChangesWithTheGrammarTheAppNamesAndTheLocale() {
+    /// The caller's names are matched at parse time, not compiled: parsers with other app, room and player
+    /// names share one compiled grammar (one cache file), and each knows its own names only.
+    func testCallerNamesNeverChangeTheGrammar() throws {
+        let directory = try temporaryDirectory()
+        let cache = GrammarCache(directory: directory)
+        let a = try MediaParser(locale: "en-US", appNames: ["ControlAudio"], areaNames: ["Emma's room"], cache: cache)
+        let b = try MediaParser(locale: "en-US", appNames: ["Zork Player"], deviceNames: ["Attic Radio"], cache: cache)
+        let files = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasSuffix(".grammar") }
+        XCTAssertEqual(files.count, 1, "one grammar for both parsers")
+        XCTAssertTrue(a.grammar === b.grammar || a.grammar.automaton.wordKeys == b.grammar.automaton.wordKeys)
+        XCTAssertEqual(a.parse("play jazz in ControlAudio").appName, "ControlAudio")
+        XCTAssertEqual(b.parse("play jazz in zork player").appName, "Zork Player", "reported as the caller gave it")
+        XCTAssertNotEqual(b.parse("play jazz in ControlAudio").appName, "ControlAudio", "another parser's name is unknown here")
+        XCTAssertEqual(a.parse("pause in emma's room").target?.area, "Emma's room")
+        XCTAssertNotEqual(b.parse("pause in emma's room").target?.area, "Emma's room")
+        XCTAssertEqual(b.parse("next song on the attic radio").target?.device, "Attic Radio")
+        XCTAssertThrowsError(try MediaParser(locale: "en-US", appNames: ["  "], cache: cache)) { error in
+            XCTAssertTrue("\(error)".contains("--app-name"), "\(error)")
+        }
+    }
+
+    func testKeyChangesWithTheGrammarAndTheLocale() {
         var changed = GrammarCatalog.builtIn
         changed.add(folder: "en", path: "extra.yaml", text: "lists:\n  extra:\n    values: [a]\n")
-        let base = GrammarCache.key(locale: "en-US", chain: ["en", "en-US"], catalog: .builtIn, appNames: [])
-        XCTAssertEqual(base, GrammarCache.key(locale: "en-US", chain: ["en", "en-US"], catalog: .builtIn, appNames: []))
-        XCTAssertNotEqual(base, GrammarCache.key(locale: "en-US", chain: ["en", "en-US"], catalog: changed, appNames: []))
-        XCTAssertNotEqual(base, GrammarCache.key(locale: "en-US", chain: ["en", "en-US"], catalog: .builtIn, appNames: ["X"]))
-        XCTAssertNotEqual(base, GrammarCache.key(locale: "en-GB", chain: ["en", "en-GB"], catalog: .builtIn, appNames: []))
+        let base = GrammarCache.key(locale: "en-US", chain: ["en", "en-US"], catalog: .builtIn)
+        XCTAssertEqual(base, GrammarCache.key(locale: "en-US", chain: ["en", "en-US"], catalog: .builtIn))
+        XCTAssertNotEqual(base, GrammarCache.key(locale: "en-US", chain: ["en", "en-US"], catalog: changed))
+        XCTAssertNotEqual(base, GrammarCache.key(locale: "en-GB", chain: ["en", "en-GB"], catalog: .builtIn))
     }
 
     /// The disk cache stays bounded: past its count or size the least recently used files go (the newest
@@ -136,7 +156,7 @@ final class AutomatonTests: XCTestCase {
         let name = try XCTUnwrap(FileManager.default.contentsOfDirectory(atPath: directory.path).first { $0.hasSuffix(".grammar") })
         let url = directory.appendingPathComponent(name)
         let good = try Data(contentsOf: url)
-        let key = GrammarCache.key(locale: "en-US", chain: ["en", "en-US"], catalog: .builtIn, appNames: [])
+        let key = GrammarCache.key(locale: "en-US", chain: ["en", "en-US"], catalog: .builtIn)
         var damaged: [Data] = [Data(), good.prefix(20), good.prefix(good.count / 2), good + Data([0])]
         for i in stride(from: 20, to: good.count, by: good.count / 9) {
             var flipped = good

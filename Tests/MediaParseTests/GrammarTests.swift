@@ -168,7 +168,7 @@ final class GrammarTests: XCTestCase {
 
         let r = parser.parse("Spiel das Lied Über den Wolken von Reinhard Mey")
         XCTAssertEqual(r.intent, .play)
-        XCTAssertEqual(r.mediaSearch?.mediaType, "song")
+        XCTAssertEqual(r.mediaSearch?.mediaType, .song)
         XCTAssertEqual(r.mediaSearch?.mediaName, "Über den Wolken")
         XCTAssertEqual(r.mediaSearch?.artistName, "Reinhard Mey")
 

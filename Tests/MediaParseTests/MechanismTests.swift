@@ -53,7 +53,7 @@ final class MechanismTests: XCTestCase {
             XCTAssertEqual(r.intent, .remoteCommand, text)
             XCTAssertEqual(r.target?.area, "kitchen", text)
         }
-        XCTAssertEqual(p.parse("next song please").command, "nextTrack")
+        XCTAssertEqual(p.parse("next song please").command, .nextTrack)
         XCTAssertNil(p.parse("next song please").target)
         // Modifiers alone are no request.
         XCTAssertNil(p.parse("hey kitchen").intent)
@@ -68,7 +68,7 @@ final class MechanismTests: XCTestCase {
     func testWithoutModifiersTheSameSentencesNeedTheWholeUtterance() throws {
         let p = try parser(Self.commands)
         XCTAssertNil(p.parse("kitchen speaker stop").intent)
-        XCTAssertEqual(p.parse("stop").command, "pause")
+        XCTAssertEqual(p.parse("stop").command, .pause)
     }
 
     func testAModifierThatCanSayNothingIsAnErrorAtItsLine() {
@@ -96,7 +96,7 @@ final class MechanismTests: XCTestCase {
                   - sentences: ["pausiere[n] [bitte]", "halt[e] (an|)"]
                     set: {command: pause}
             """)
-        for text in ["pausiere", "pausieren bitte", "halte an", "halt"] { XCTAssertEqual(p.parse(text).command, "pause", text) }
+        for text in ["pausiere", "pausieren bitte", "halte an", "halt"] { XCTAssertEqual(p.parse(text).command, .pause, text) }
         XCTAssertNil(p.parse("pausierenn").intent)
     }
 

@@ -210,13 +210,14 @@ final class PropertyTests: XCTestCase {
         // last letter and a following combining mark or emoji modifier make one Character.
         let folded = Array(matchingForm(text).unicodeScalars)
         func said(_ value: String) -> Bool { folded.containsSequence(Array(matchingForm(value).unicodeScalars)) }
-        var strings: [(String, String)] = [("appName", r.appName), ("mediaType", r.mediaSearch?.mediaType),
-                                           ("sortOrder", r.mediaSearch?.sortOrder), ("reference", r.mediaSearch?.reference),
-                                           ("mediaIdentifier", r.mediaSearch?.mediaIdentifier), ("command", r.command),
-                                           ("property", r.property), ("affinityType", r.affinityType),
-                                           ("repeatMode", r.repeatMode), ("playbackRepeatMode", r.playbackRepeatMode),
-                                           ("playbackQueueLocation", r.playbackQueueLocation)]
+        let present: [(String, String)] = ([("appName", r.appName), ("mediaType", r.mediaSearch?.mediaType?.rawValue),
+                                            ("sortOrder", r.mediaSearch?.sortOrder?.rawValue), ("reference", r.mediaSearch?.reference?.rawValue),
+                                            ("mediaIdentifier", r.mediaSearch?.mediaIdentifier), ("command", r.command?.rawValue),
+                                            ("property", r.property?.rawValue), ("affinityType", r.affinityType?.rawValue),
+                                            ("repeatMode", r.repeatMode?.rawValue), ("playbackRepeatMode", r.playbackRepeatMode?.rawValue),
+                                            ("playbackQueueLocation", r.playbackQueueLocation?.rawValue)] as [(String, String?)])
             .compactMap { k, v in v.map { (k, $0) } }
+        var strings = present
         strings += names.compactMap { n in n.value.map { (n.key, $0) } }
         strings += (r.mediaSearch?.genreNames ?? []).map { ("genreNames", $0) } + (r.mediaSearch?.moodNames ?? []).map { ("moodNames", $0) }
         if let p = r.mediaDestination?.playlistName { strings.append(("playlistName", p)) }

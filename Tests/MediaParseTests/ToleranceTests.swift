@@ -55,7 +55,7 @@ final class ToleranceTests: XCTestCase {
         let r = p.parse("play latest episode of The Daily", explain: true)
         XCTAssertEqual(r.mediaSearch?.mediaName, "The Daily")
         XCTAssertEqual(r.explain?.words.first { $0.matched == "assumed" }?.value, "the")
-        XCTAssertEqual(p.parse("skip to next song").command, "nextTrack")
+        XCTAssertEqual(p.parse("skip to next song").command, .nextTrack)
         // One at a time: an assumed word is followed by a word that was said.
         XCTAssertNil(p.parse("skip next song").intent, "two assumed words in a row")
         // Not before free text: an assumed word never stands alone between a word and a name.
@@ -65,7 +65,7 @@ final class ToleranceTests: XCTestCase {
     func testExtraWordsOnlyBetweenGrammarWordsAndAtMostAsMany() throws {
         let p = try parser("icu_locale: en_US\nextra_words: 1\n")
         let r = p.parse("skip to the very next song", explain: true)
-        XCTAssertEqual(r.command, "nextTrack")
+        XCTAssertEqual(r.command, .nextTrack)
         XCTAssertEqual(r.explain?.words.filter { $0.matched == "extra" }.map(\.text), ["very"])
         XCTAssertNil(p.parse("skip to the very very next song").intent, "one extra word at most")
         XCTAssertNil(p.parse("skip to the next song now").intent, "not at the end")

@@ -19,7 +19,7 @@ final class VocabularyParseTests: XCTestCase {
         let p = try parser(user: [.mediaPlaylistTitle: ["70s punk classics"]])
         let r = p.parse("put on some '70s punk classics")
         XCTAssertEqual(r.mediaSearch?.mediaName, "70s punk classics")
-        XCTAssertEqual(r.mediaSearch?.mediaType, "playlist")
+        XCTAssertEqual(r.mediaSearch?.mediaType, .playlist)
         XCTAssertNil(r.mediaSearch?.genreNames)
         XCTAssertNil(r.mediaSearch?.releaseDate)
         XCTAssertEqual(r.vocabulary?.first?.source, "user")
@@ -39,7 +39,7 @@ final class VocabularyParseTests: XCTestCase {
         for text in ["play 10% Happier", "play ten percent happier", "play Ten Percent Happier on Spotify"] {
             let r = p.parse(text)
             XCTAssertEqual(r.mediaSearch?.mediaName, "show-0042", text)
-            XCTAssertEqual(r.mediaSearch?.mediaType, "podcastShow", text)
+            XCTAssertEqual(r.mediaSearch?.mediaType, .podcastShow, text)
             XCTAssertEqual(r.vocabulary?.first?.identifier, "show-0042", text)
         }
     }
@@ -52,7 +52,7 @@ final class VocabularyParseTests: XCTestCase {
 
         // Same words as a playlist and as an artist: the earlier entry of the ordered user set wins.
         let q = try parser(user: [.mediaPlaylistTitle: ["Blue Lagoon"], .mediaMusicArtistName: ["Blue Lagoon"]])
-        XCTAssertEqual(q.parse("play Blue Lagoon").mediaSearch?.mediaType, "playlist")
+        XCTAssertEqual(q.parse("play Blue Lagoon").mediaSearch?.mediaType, .playlist)
     }
 
     func testArtistEntriesFillTheArtistName() throws {
@@ -92,7 +92,7 @@ final class VocabularyParseTests: XCTestCase {
         let r = p.parse("add this song to my songs for celestra playlist")
         XCTAssertEqual(r.intent, .add)
         XCTAssertEqual(r.mediaDestination?.playlistName, "Songs for Celestra")
-        XCTAssertEqual(r.mediaSearch?.mediaType, "song")
+        XCTAssertEqual(r.mediaSearch?.mediaType, .song)
         XCTAssertEqual(r.vocabulary?.first?.field, "playlistName")
     }
 }

@@ -1,12 +1,15 @@
+/// Test tooling (`mediaparse test`), not part of the embeddable API: `package`, so the tools target and the
+/// tests see it and an app does not.
+///
 /// Which parts of a grammar the readings of a test run used: sentences, expansion rules, list entries.
 /// Rules and entries no utterance exercised are the grammar's untested code.
-public struct GrammarCoverage: Sendable {
+package struct GrammarCoverage: Sendable {
     var sentences = Set<Int32>()
     var rules = Set<Int32>()
     /// list index << 32 | entry index
     var listEntries = Set<Int64>()
 
-    public init() {}
+    package init() {}
 
     mutating func record(_ last: Int32, sentence: Int32, steps: [Step], grammar: CompiledGrammar, wordIDs: [Int32]) {
         sentences.insert(sentence)
@@ -15,7 +18,7 @@ public struct GrammarCoverage: Sendable {
         while at >= 0 {
             let step = steps[Int(at)]
             chain.append(step)
-            if step.slot >= 0, case let .list(list, _) = grammar.slots[Int(step.slot)].source {
+            if step.slot >= 0, step.payload >= 0, case let .list(list, _) = grammar.slots[Int(step.slot)].source {
                 listEntries.insert(Int64(list) << 32 | Int64(step.payload))
             }
             at = step.parent
@@ -30,7 +33,7 @@ public struct GrammarCoverage: Sendable {
         }
     }
 
-    public mutating func merge(_ other: GrammarCoverage) {
+    package mutating func merge(_ other: GrammarCoverage) {
         sentences.formUnion(other.sentences)
         rules.formUnion(other.rules)
         listEntries.formUnion(other.listEntries)
@@ -38,23 +41,23 @@ public struct GrammarCoverage: Sendable {
 }
 
 /// What a coverage report lists: the parts of the grammar no utterance exercised.
-public struct UncoveredGrammar: Sendable {
-    public struct Item: Sendable {
-        public var kind: String      // "sentence", "rule", "list entry"
-        public var name: String      // the sentence text, <rule>, {list}: entry
-        public var location: SourceLocation
+package struct UncoveredGrammar: Sendable {
+    package struct Item: Sendable {
+        package var kind: String      // "sentence", "rule", "list entry"
+        package var name: String      // the sentence text, <rule>, {list}: entry
+        package var location: SourceLocation
     }
-    public var items: [Item]
-    public var sentences: (covered: Int, total: Int)
-    public var rules: (covered: Int, total: Int)
-    public var listEntries: (covered: Int, total: Int)
+    package var items: [Item]
+    package var sentences: (covered: Int, total: Int)
+    package var rules: (covered: Int, total: Int)
+    package var listEntries: (covered: Int, total: Int)
 }
 
 extension MediaParser {
     /// The sentences, rules and list entries of this parser's grammar that `coverage` never saw.
     /// Lists of data (genres, apps, moods …) with more than `largeListSize` entries are summarised, not
     /// listed entry by entry.
-    public func uncovered(by coverage: GrammarCoverage, largeListSize: Int = 40) -> UncoveredGrammar {
+    package func uncovered(by coverage: GrammarCoverage, largeListSize: Int = 40) -> UncoveredGrammar {
         var items: [UncoveredGrammar.Item] = []
         for (i, s) in grammar.sentences.enumerated() where !coverage.sentences.contains(Int32(i)) {
             items.append(.init(kind: "sentence", name: s.text, location: s.location))

@@ -45,9 +45,9 @@ struct GrammarCache {
         return URL(fileURLWithPath: home, isDirectory: true).appendingPathComponent(".cache/mediaparse")
     }
 
-    /// The key of a grammar: FNV-1a over the library fingerprint, the locale, every file of its folders and
-    /// the app names.
-    static func key(locale: String, chain: [String], catalog: GrammarCatalog, appNames: [String]) -> UInt64 {
+    /// The key of a grammar: FNV-1a over the library fingerprint, the locale and every file of its folders (the
+    /// caller's names are not part of a grammar: `CallerNames`).
+    static func key(locale: String, chain: [String], catalog: GrammarCatalog) -> UInt64 {
         var hash: UInt64 = 0xCBF2_9CE4_8422_2325
         func add(_ text: String) {
             for byte in text.utf8 {
@@ -68,7 +68,6 @@ struct GrammarCache {
                 add(files[path]!.text)
             }
         }
-        for name in appNames { add("app:" + name) }
         return hash
     }
 

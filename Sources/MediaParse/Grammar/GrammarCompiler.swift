@@ -39,9 +39,10 @@ struct SlotRef: Sendable {
     /// nil for `_…` slots, which fill nothing.
     var field: Field?
     var source: SlotSource
-    /// The bit of `field` in a path's set of filled fields; 0 for fields that collect values and `_` slots.
+    /// The bit of `field` in a path's set of filled fields; 0 for fields that collect values, the release
+    /// date (two dates make one range: "the seventies and eighties") and `_` slots.
     var fieldBit: UInt32 {
-        guard let field, !field.isList, let index = Field.allCases.firstIndex(of: field) else { return 0 }
+        guard let field, !field.isList, field != .releaseDate, let index = Field.allCases.firstIndex(of: field) else { return 0 }
         return 1 << UInt32(index)
     }
 }

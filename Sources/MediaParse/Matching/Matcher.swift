@@ -69,6 +69,8 @@ struct MatchInput {
     var lockAt: [Int32] = []
     /// lockedBefore[p] = how many tokens before p are locked (to test a range in O(1))
     var lockedBefore: [Int32] = []
+    /// The caller's names, whose list hits have negative payloads.
+    var callerNames = CallerNames()
     /// skipAt[p] = lengths of the skip phrases that start at token p
     var skipAt: [[Int]] = []
     /// phrasingBefore[p] = the phrasing weight of the tokens before p (`CompiledGrammar.phrasingWeight`,

@@ -62,7 +62,8 @@ struct ReadingBuilder {
             let value: SlotValue
             switch ref.source {
             case let .list(list, _):
-                value = grammar.lists[list].values[Int(step.payload)] ?? .text(said)
+                value = step.payload < 0 ? .text(input.callerNames.value(ofPayload: step.payload))
+                    : grammar.lists[list].values[Int(step.payload)] ?? .text(said)
             case let .recognizer(kind):
                 // Text-valued recognisers (frequencies) report the words as said.
                 value = kind.valueKind == .text ? .text(said) : input.entities[Int(step.payload)].value
@@ -91,6 +92,14 @@ struct ReadingBuilder {
             }
             if field.isList, case let .text(s) = value {
                 if !(lists[field]?.contains(s) ?? false) { lists[field, default: []].append(s) }
+                let span = utterance.span(tokens: range)
+                spans[field] = spans[field].map { [min($0[0], span[0]), max($0[1], span[1])] } ?? span
+                continue
+            }
+            // Two dates said together are one range from the earlier start to the later end ("from the
+            // seventies and eighties", "von 1990 bis 1995"); the grammar says where two may stand.
+            if field == .releaseDate, case let .dateRange(s1, e1)? = values[field], case let .dateRange(s2, e2) = value {
+                values[field] = .dateRange(start: min(s1, s2), end: max(e1, e2))
                 let span = utterance.span(tokens: range)
                 spans[field] = spans[field].map { [min($0[0], span[0]), max($0[1], span[1])] } ?? span
                 continue

@@ -345,7 +345,7 @@ package final class NameKeyMaker: Sendable {
         var i = 0
         var afterDash = false
         func flush(side: Bool) {
-            if !current.trimmingCharacters(in: .whitespaces).isEmpty { parts.append((current, side)) }
+            if !current.isBlank { parts.append((current, side)) }
             current = ""
         }
         while i < chars.count {

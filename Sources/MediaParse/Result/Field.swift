@@ -42,24 +42,19 @@ public enum Field: String, Sendable, CaseIterable, Hashable {
         }
     }
 
-    /// The values the contract allows, for the fields that take names from a closed set.
+    /// The values the contract allows, for the fields that take names from a closed set (their types in
+    /// `ClosedValues.swift`).
     var allowedValues: Set<String>? {
         switch self {
-        case .mediaType:
-            return ["song", "album", "artist", "genre", "playlist", "podcastShow", "podcastEpisode", "podcastPlaylist",
-                    "musicStation", "audioBook", "movie", "tvShow", "tvShowEpisode", "musicVideo", "podcastStation",
-                    "radioStation", "station", "music", "algorithmicRadioStation", "news"]
-        case .sortOrder: return ["newest", "oldest", "best", "worst", "popular", "unpopular", "trending", "recommended"]
-        case .reference: return ["currentlyPlaying", "my"]
-        case .playbackRepeatMode, .repeatMode: return ["none", "one", "all"]
-        case .playbackQueueLocation: return ["now", "next", "later"]
-        case .affinityType: return ["like", "dislike"]
-        case .command:
-            return ["pause", "play", "stop", "togglePlayPause", "nextTrack", "previousTrack", "skipForward",
-                    "skipBackward", "seekForward", "seekBackward", "changeRepeatMode", "changeShuffleMode",
-                    "changePlaybackRate", "changeVolume", "mute", "unmute"]
-        case .volumeChange: return ["up", "down"]
-        case .property: return ["title", "artist", "albumTitle"]
+        case .mediaType: return MediaItemType.names
+        case .sortOrder: return MediaSortOrder.names
+        case .reference: return MediaReference.names
+        case .playbackRepeatMode, .repeatMode: return PlaybackRepeatMode.names
+        case .playbackQueueLocation: return PlaybackQueueLocation.names
+        case .affinityType: return MediaAffinityType.names
+        case .command: return RemoteCommand.names
+        case .volumeChange: return VolumeChange.names
+        case .property: return NowPlayingProperty.names
         default: return nil
         }
     }

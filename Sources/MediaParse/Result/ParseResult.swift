@@ -13,15 +13,15 @@ public struct DateRange: Codable, Sendable, Hashable {
 
 /// What the request is about: SiriKit's `INMediaSearch`.
 public struct MediaSearch: Codable, Sendable, Hashable {
-    public var mediaType: String?
+    public var mediaType: MediaItemType?
     public var mediaName: String?
     public var artistName: String?
     public var albumName: String?
     public var genreNames: [String]?
     public var moodNames: [String]?
     public var releaseDate: DateRange?
-    public var sortOrder: String?
-    public var reference: String?
+    public var sortOrder: MediaSortOrder?
+    public var reference: MediaReference?
     public var mediaIdentifier: String?
 
     public init() {}
@@ -129,22 +129,22 @@ public struct ParseResult: Codable, Sendable, Hashable {
     public var mediaSearch: MediaSearch?
     public var playShuffled: Bool?
     public var resumePlayback: Bool?
-    public var playbackRepeatMode: String?
-    public var playbackQueueLocation: String?
+    public var playbackRepeatMode: PlaybackRepeatMode?
+    public var playbackQueueLocation: PlaybackQueueLocation?
     public var playbackSpeed: Double?
     public var mediaDestination: MediaDestination?
-    public var affinityType: String?
+    public var affinityType: MediaAffinityType?
     public var appName: String?
-    public var command: String?
+    public var command: RemoteCommand?
     public var interval: Double?
-    public var repeatMode: String?
+    public var repeatMode: PlaybackRepeatMode?
     public var shuffle: Bool?
     public var playbackRate: Double?
-    public var property: String?
+    public var property: NowPlayingProperty?
     /// Extension: the volume level asked for, 0-100 (on `changeVolume`).
     public var volume: Double?
     /// Extension: "up" or "down", a relative change (on `changeVolume`).
-    public var volumeChange: String?
+    public var volumeChange: VolumeChange?
     /// Extension: the step of a relative change, when said.
     public var volumeStep: Double?
     /// Extension: where to play or which player to control.

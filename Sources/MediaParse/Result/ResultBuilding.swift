@@ -11,38 +11,41 @@ enum FieldPlace {
     case destinationText(WritableKeyPath<MediaDestination, String?>)
     case destinationFlag(WritableKeyPath<MediaDestination, Bool?>)
     case target(WritableKeyPath<Target, String?>)
+    /// A field of a closed set of values (`ClosedValues.swift`), set from its JSON string.
+    case searchClosed((inout MediaSearch, String) -> Void)
+    case closed((inout ParseResult, String) -> Void)
 }
 
 extension Field {
     var place: FieldPlace {
         switch self {
-        case .mediaType: return .search(\.mediaType)
+        case .mediaType: return .searchClosed { $0.mediaType = MediaItemType(rawValue: $1) }
         case .mediaName: return .search(\.mediaName)
         case .artistName: return .search(\.artistName)
         case .albumName: return .search(\.albumName)
         case .genreNames: return .searchList(\.genreNames)
         case .moodNames: return .searchList(\.moodNames)
         case .releaseDate: return .searchDate(\.releaseDate)
-        case .sortOrder: return .search(\.sortOrder)
-        case .reference: return .search(\.reference)
+        case .sortOrder: return .searchClosed { $0.sortOrder = MediaSortOrder(rawValue: $1) }
+        case .reference: return .searchClosed { $0.reference = MediaReference(rawValue: $1) }
         case .mediaIdentifier: return .search(\.mediaIdentifier)
         case .playShuffled: return .flag(\.playShuffled)
         case .resumePlayback: return .flag(\.resumePlayback)
-        case .playbackRepeatMode: return .text(\.playbackRepeatMode)
-        case .playbackQueueLocation: return .text(\.playbackQueueLocation)
+        case .playbackRepeatMode: return .closed { $0.playbackRepeatMode = PlaybackRepeatMode(rawValue: $1) }
+        case .playbackQueueLocation: return .closed { $0.playbackQueueLocation = PlaybackQueueLocation(rawValue: $1) }
         case .playbackSpeed: return .number(\.playbackSpeed)
         case .playlistName: return .destinationText(\.playlistName)
         case .library: return .destinationFlag(\.library)
-        case .affinityType: return .text(\.affinityType)
+        case .affinityType: return .closed { $0.affinityType = MediaAffinityType(rawValue: $1) }
         case .appName: return .text(\.appName)
-        case .command: return .text(\.command)
+        case .command: return .closed { $0.command = RemoteCommand(rawValue: $1) }
         case .interval: return .number(\.interval)
-        case .repeatMode: return .text(\.repeatMode)
+        case .repeatMode: return .closed { $0.repeatMode = PlaybackRepeatMode(rawValue: $1) }
         case .shuffle: return .flag(\.shuffle)
         case .playbackRate: return .number(\.playbackRate)
-        case .property: return .text(\.property)
+        case .property: return .closed { $0.property = NowPlayingProperty(rawValue: $1) }
         case .volume: return .number(\.volume)
-        case .volumeChange: return .text(\.volumeChange)
+        case .volumeChange: return .closed { $0.volumeChange = VolumeChange(rawValue: $1) }
         case .volumeStep: return .number(\.volumeStep)
         case .area: return .target(\.area)
         case .device: return .target(\.device)
@@ -67,6 +70,8 @@ extension ParseResult {
             case let (.destinationText(path), .text(s)?): destination[keyPath: path] = s
             case let (.destinationFlag(path), .flag(b)?): destination[keyPath: path] = b
             case let (.target(path), .text(s)?): target[keyPath: path] = s
+            case let (.searchClosed(set), .text(s)?): set(&search, s)
+            case let (.closed(set), .text(s)?): set(&self, s)
             default: break
             }
         }
@@ -76,7 +81,7 @@ extension ParseResult {
         // "music" says only "something musical": it stays the media type when nothing more specific was
         // said ("play music", "play my music"), and gives way to an artist, a genre, a date, a name ...
         // ("play music by Khalid" searches the artist, as "play Khalid" does).
-        if search.mediaType == "music",
+        if search.mediaType == .music,
            search.mediaName != nil || search.artistName != nil || search.albumName != nil || search.genreNames != nil
             || search.moodNames != nil || search.releaseDate != nil || search.sortOrder != nil {
             search.mediaType = nil

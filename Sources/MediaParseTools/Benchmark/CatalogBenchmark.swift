@@ -89,9 +89,9 @@ public enum CatalogBenchmark {
             switch n % 5 {
             case 0: search.mediaName = row.title.lowercased(); search.artistName = row.artist?.lowercased()
             case 1: search.mediaName = row.title.lowercased()
-            case 2: search.artistName = row.artist?.lowercased() ?? row.title.lowercased(); search.mediaType = "album"; search.sortOrder = "newest"
+            case 2: search.artistName = row.artist?.lowercased() ?? row.title.lowercased(); search.mediaType = .album; search.sortOrder = .newest
             case 3: search.mediaName = phrase(3, rng: &pick).lowercased() + " " + words[pick.next(words.count)]  // most likely absent
-            default: search.mediaName = row.title.lowercased(); search.mediaType = row.type
+            default: search.mediaName = row.title.lowercased(); search.mediaType = MediaItemType(rawValue: row.type)
             }
             var r = ParseResult(utterance: nil, locale: locale, intent: .play)
             r.mediaSearch = search

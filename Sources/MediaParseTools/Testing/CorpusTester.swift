@@ -78,7 +78,7 @@ public struct TestRun: Sendable {
     public var outcomes: [TestOutcome] = []
     /// "locale\tintent" -> figures
     public var groups: [String: GroupFigures] = [:]
-    public var coverage: [String: UncoveredGrammar] = [:]
+    package var coverage: [String: UncoveredGrammar] = [:]
     /// Seconds spent per locale (making its parsers included: a grammar compiled shows here).
     public var seconds: [String: Double] = [:]
     public var failures: [TestOutcome] { outcomes.filter { !$0.passed } }

@@ -1,0 +1,61 @@
+/// The contract's closed sets of values, as types: a result's `mediaType`, `sortOrder`, `command` … can hold
+/// nothing else, and a grammar that sets another value is refused when it loads (`Field.allowedValues` is
+/// read from these). Each case's raw value is its JSON string, so the JSON is the contract's.
+public protocol ClosedValue: RawRepresentable, CaseIterable, Codable, Hashable, Sendable where RawValue == String {}
+
+extension ClosedValue {
+    /// Every value's JSON string.
+    static var names: Set<String> { Set(allCases.map(\.rawValue)) }
+}
+
+/// What kind of item a request is about: `mediaSearch.mediaType` (SiriKit's `INMediaItemType`, plus `station`,
+/// `music` and `news`, which the contract adds).
+public enum MediaItemType: String, ClosedValue {
+    case song, album, artist, genre, playlist, podcastShow, podcastEpisode, podcastPlaylist, musicStation, audioBook,
+         movie, tvShow, tvShowEpisode, musicVideo, podcastStation, radioStation, station, music,
+         algorithmicRadioStation, news
+}
+
+/// Which of several items: `mediaSearch.sortOrder` ("the newest", "the most popular").
+public enum MediaSortOrder: String, ClosedValue {
+    case newest, oldest, best, worst, popular, unpopular, trending, recommended
+}
+
+/// Whose or which item: `mediaSearch.reference` ("this song" is `currentlyPlaying`, "my playlist" is `my`).
+public enum MediaReference: String, ClosedValue {
+    case currentlyPlaying, my
+}
+
+/// `playbackRepeatMode` of a play request and `repeatMode` of `changeRepeatMode`. SiriKit's name of "no
+/// repeat" is `none`, which is the JSON string; the case is `off`, since `.none` would read as an optional's.
+public enum PlaybackRepeatMode: String, ClosedValue {
+    case off = "none"
+    case one, all
+}
+
+/// Where a played item goes in the queue: `playbackQueueLocation` ("play it next").
+public enum PlaybackQueueLocation: String, ClosedValue {
+    case now, next, later
+}
+
+/// `affinityType` of an `INUpdateMediaAffinityIntent`.
+public enum MediaAffinityType: String, ClosedValue {
+    case like, dislike
+}
+
+/// A Now Playing command: `command` of an `MPRemoteCommand` result (MediaPlayer's command names, plus the
+/// volume commands the contract adds).
+public enum RemoteCommand: String, ClosedValue {
+    case pause, play, stop, togglePlayPause, nextTrack, previousTrack, skipForward, skipBackward, seekForward,
+         seekBackward, changeRepeatMode, changeShuffleMode, changePlaybackRate, changeVolume, mute, unmute
+}
+
+/// A relative volume change: `volumeChange` (an extension of the contract).
+public enum VolumeChange: String, ClosedValue {
+    case up, down
+}
+
+/// What a Now Playing question asks about: `property` of an `MPNowPlayingInfo` result.
+public enum NowPlayingProperty: String, ClosedValue {
+    case title, artist, albumTitle
+}
