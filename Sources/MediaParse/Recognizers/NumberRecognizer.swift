@@ -28,6 +28,11 @@ final class NumberRecognizer: Sendable {
     let maxRun = 7
 
     private let aliases: [String: String]
+    /// One-word aliases that also stand at the start of a compound, longest first: "hundert" -> "einhundert"
+    /// makes "hundertzwanzig" the "einhundertzwanzig" ICU reads.
+    private let compoundAliases: [(prefix: String, alias: String)]
+    /// Their first three letters: a quick test before looking for one.
+    private let compoundAliasStarts: Set<Substring>
     private let runAliases: [String: String]
     private let decimalSeparators: Set<Character>
     let fractions: [(words: [String], value: Double)]
@@ -89,6 +94,9 @@ final class NumberRecognizer: Sendable {
         }
         aliases = single
         runAliases = runs
+        compoundAliases = single.filter { $0.key.count >= 3 }.map { ($0.key, $0.value) }
+            .sorted { ($0.prefix.count, $0.prefix) > ($1.prefix.count, $1.prefix) }
+        compoundAliasStarts = Set(compoundAliases.map { $0.prefix.prefix(3) })
         yearZeroWords = Set(forms.yearZeroWords)
         numberWords = cardinal.union(ordinal).union(yearZeroWords)
         ordinalWords = ordinal.subtracting(cardinal)
@@ -178,6 +186,17 @@ final class NumberRecognizer: Sendable {
         return session.cachedSpelledNumber(word) != nil
     }
 
+    /// `word` with an alias in place of its first part, when it is an alias followed by number words
+    /// ("hundertvierundneunzig" -> "einhundertvierundneunzig"); nil otherwise.
+    func compoundAlias(_ word: String) -> String? {
+        guard !compoundAliases.isEmpty, word.utf8.count >= 6, compoundAliasStarts.contains(word.prefix(3)) else { return nil }
+        for (prefix, alias) in compoundAliases where word.count > prefix.count && word.hasPrefix(prefix) {
+            let rest = String(word.dropFirst(prefix.count))
+            if numberWords.contains(rest) || isCompoundOfNumberWords(rest) { return alias + rest }
+        }
+        return nil
+    }
+
     /// Can `word` be cut into known number words ("dreihundert|fünfundachtzig", "honderd|eenentwintig")?
     /// Asked before ICU, whose parse of a word that is no number costs as much as a whole parse ("thriller",
     /// "several" and "tennis" start like numbers).
@@ -232,7 +251,7 @@ final class NumberRecognizer: Sendable {
     func recognize(_ original: [Token], session: ICUSession) -> [Entity] {
         let tokens = aliases.isEmpty ? original : original.map { t -> Token in
             var copy = t
-            if let alias = aliases[t.key] { copy.key = alias }
+            if let alias = aliases[t.key] { copy.key = alias } else if let compound = compoundAlias(t.key) { copy.key = compound }
             return copy
         }
         var out: [Entity] = []
