@@ -67,6 +67,7 @@ final class CatalogTests: XCTestCase {
         XCTAssertEqual(try first("play here comes the son", r, parser: parser), "s3", "a sound-alike")
         XCTAssertEqual(try first("play thinking out loud", r, parser: parser), "s4", "a featured artist is not part of the title")
         XCTAssertEqual(try first("play the audiobook fahrenheit four hundred fifty one", r, parser: parser), "b1", "numbers in words")
+        XCTAssertEqual(try first("play the audiobook fahrenheit four five one", r, parser: parser), "b1", "digits said one by one")
         XCTAssertEqual(try first("play the newest episode of stuff you should know", r, parser: parser), "e2", "sort order newest")
         XCTAssertEqual(try first("play the oldest album by adele", r, parser: parser), "a0", "sort order oldest")
         XCTAssertEqual(try first("play some jazz", r, parser: parser), "st1", "a genre alone")
@@ -245,6 +246,13 @@ final class CatalogTests: XCTestCase {
         let feat = keys.describe("Stay (feat. Mikky Ekko)")
         XCTAssertTrue(feat.contains("main: stay [") && feat.contains("featured: mikky ekko"), feat)
         XCTAssertTrue(keys.describe("R.E.M.").contains("main: rem ["), keys.describe("R.E.M."))
+        // Digits said one by one are those digits; a spell-out reading of the run ("four five" = 405) is not.
+        XCTAssertTrue(keys.describe("nine one one").contains("main: 911 ["), keys.describe("nine one one"))
+        XCTAssertTrue(keys.describe("fahrenheit four five one").contains("main: fahrenheit 451 ["), keys.describe("fahrenheit four five one"))
+        XCTAssertTrue(keys.describe("twenty one pilots").contains("main: 21 pilots ["), keys.describe("twenty one pilots"))
+        // German hundreds without "ein" at the start of a compound.
+        let de = try NameKeyPrinter(locale: "de-DE")
+        XCTAssertTrue(de.describe("hundertvierundneunzig Länder").contains("main: 194 länder ["), de.describe("hundertvierundneunzig Länder"))
     }
 }
 

@@ -214,19 +214,43 @@ package final class NameKeyMaker: Sendable {
         let tokens = runtime.tokenizer.tokenize(text, session: session).tokens
         guard !tokens.isEmpty else { return [] }
         var out: [String] = []
-        // Numbers in words or digits, ordinals: the longest readings that do not overlap, as digits.
-        let entities = runtime.numbers.recognize(tokens, session: session)
+        // Numbers in words or digits, ordinals: the longest readings that do not overlap, as digits (whole
+        // numbers only: "半" or "anderthalb" in a name is a word).
+        let recognized = runtime.numbers.recognize(tokens, session: session)
             .filter { ($0.kind == .number || $0.kind == .ordinal) && $0.value.number.map { $0 >= 0 && $0 == $0.rounded() && $0 < 1e9 } == true }
-            .sorted { ($0.end - $0.start, -$0.start) > ($1.end - $1.start, -$1.start) }
+        var readings: [(start: Int, end: Int, digits: String, oneByOne: Bool)] = recognized.map { e in
+            let n = e.value.number!
+            return (e.start, e.end, String(Int(n)), false)
+        }
+        // Digits said one by one ("fahrenheit four five one", "nine one one"): a run of two or more words that
+        // are each one digit is those digits, whatever a spell-out reading of the run makes of it.
+        let digitAt = Dictionary(recognized.filter { $0.end - $0.start == 1 && $0.kind == .number }
+            .compactMap { e in e.value.number.flatMap { $0 >= 0 && $0 <= 9 && $0 == $0.rounded() ? (e.start, Int($0)) : nil } },
+            uniquingKeysWith: { a, _ in a })
+        var runStart = 0
+        while runStart < tokens.count {
+            var runEnd = runStart
+            while runEnd < tokens.count, digitAt[runEnd] != nil, tokens[runEnd].key.unicodeScalars.first?.properties.numericType == nil { runEnd += 1 }
+            if runEnd - runStart >= 2 {
+                readings.append((runStart, runEnd, (runStart..<runEnd).map { String(digitAt[$0]!) }.joined(), true))
+            }
+            runStart = max(runEnd, runStart + 1)
+        }
+        // Longest first; between readings of equal length, digits said one by one, then the earlier.
+        readings.sort { a, b in
+            if a.end - a.start != b.end - b.start { return a.end - a.start > b.end - b.start }
+            if a.oneByOne != b.oneByOne { return a.oneByOne }
+            return a.start < b.start
+        }
         var replacement = [Int: (end: Int, digits: String)]()
         var taken = [Bool](repeating: false, count: tokens.count)
         // An article alone is not the number one ("Ein Kompliment", "A Horse with No Name").
-        for e in entities where !taken[e.start..<e.end].contains(true)
+        for e in readings where !taken[e.start..<e.end].contains(true)
             && !(e.end - e.start == 1 && articles.contains([tokens[e.start].key])) {
             // One digit word alone is its own digits already; a single word like "one" in a title stays a
             // number too, so "The One" and "The 1" meet.
             for i in e.start..<e.end { taken[i] = true }
-            replacement[e.start] = (e.end, String(Int(e.value.number!)))
+            replacement[e.start] = (e.end, e.digits)
         }
         var i = 0
         while i < tokens.count {
