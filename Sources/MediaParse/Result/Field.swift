@@ -99,8 +99,8 @@ public enum MediaIntent: String, Codable, Sendable, CaseIterable {
 }
 
 /// The intents a grammar sentence may name: the contract's, plus `NotMedia` for sentences that are
-/// recognised as something else.
-public enum IntentName: String, Sendable, CaseIterable {
+/// recognised as something else. Grammar machinery, not API: a result's intent is a `MediaIntent` or nil.
+package enum IntentName: String, Sendable, CaseIterable {
     case play = "INPlayMediaIntent"
     case add = "INAddMediaIntent"
     case updateAffinity = "INUpdateMediaAffinityIntent"
