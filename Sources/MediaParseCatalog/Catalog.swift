@@ -195,27 +195,26 @@ public final class Catalog: Sendable {
     /// Imports the JSON Lines or CSV file at `path` in one transaction, JSON Lines read in batches (a
     /// million rows never in memory at once); bad rows are in the summary's problems, with file:line.
     public func importFile(_ path: String) throws -> ImportSummary {
-        var problems: [CatalogProblem] = []
-        var summary: ImportSummary
         if CatalogFile.format(of: path) == .csv {
-            let (rows, p) = try CatalogFile.rows(path: path)
-            problems = p
-            summary = try importRows(rows)
-        } else {
-            var reader = try CatalogFile.JSONLinesReader(path: path)
-            summary = try importBatches {
-                guard let (rows, p) = try reader.next(rows: 20_000) else { return nil }
-                problems += p
-                return rows
-            }
+            let (rows, problems) = try CatalogFile.rows(path: path)
+            var summary = try importRows(rows)
+            summary.problems = problems
+            return summary
         }
-        summary.problems = problems
-        return summary
+        var reader = try CatalogFile.JSONLinesReader(path: path)
+        return try importChunks {
+            reader.nextChunk(lines: 20_000).map { ImportChunk.jsonLines($0.lines, name: path, firstLine: $0.firstLine) }
+        }
     }
 
-    /// Imports the batches `next` gives until it gives nil, all in one transaction. The keys of a batch
-    /// are made on the other cores while the batch before it is written.
+    /// Imports the batches `next` gives until it gives nil, all in one transaction.
     public func importBatches(_ next: () throws -> [CatalogRow]?) throws -> ImportSummary {
+        try importChunks { try next().map(ImportChunk.rows) }
+    }
+
+    /// Imports the chunks `next` gives until it gives nil, all in one transaction. A chunk is decoded and
+    /// keyed on the other cores while the chunk before it is written.
+    func importChunks(_ next: () throws -> ImportChunk?) throws -> ImportSummary {
         var summary = ImportSummary()
         do {
             // Earlier commits are copied into the database file first, so that the log then holds this import
@@ -226,15 +225,21 @@ public final class Catalog: Sendable {
                 try db.execute(sql: "PRAGMA cache_size = -262144")
                 defer { try? db.execute(sql: "PRAGMA cache_size = -2000") }
                 var seenAliases: [String: [String]] = [:]
-                var pending: (rows: [CatalogRow], keys: KeysInProgress)?
-                func start(_ rows: [CatalogRow]) throws -> (rows: [CatalogRow], keys: KeysInProgress) {
-                    let aliases = try artistAliases(for: rows, db: db, seen: &seenAliases)
-                    return (rows, KeysInProgress(makers: keys, rows: rows, artistAliases: aliases))
-                }
-                if let first = try next() { pending = try start(first) }
+                var pending = try next().map { BatchInProgress(makers: keys, chunk: $0) }
                 while let current = pending {
-                    pending = try next().map(start)
-                    try insert(current.rows, keyed: current.keys.wait(), into: db, summary: &summary)
+                    pending = try next().map { BatchInProgress(makers: keys, chunk: $0) }
+                    var (items, problems) = current.wait()
+                    summary.problems += problems
+                    // The items of artists with other names get those names too (made here: only the writer
+                    // knows the artists of earlier batches).
+                    let aliases = try artistAliases(for: items.map(\.row), db: db, seen: &seenAliases)
+                    if !aliases.isEmpty {
+                        for (i, item) in items.enumerated() where item.row.type != "artist" {
+                            guard let artist = item.row.artist, aliases[Self.fold(artist)] != nil else { continue }
+                            items[i] = PreparedItem(row: item.row, keys: keys.keys(for: item.row, artistAliases: aliases))
+                        }
+                    }
+                    try insert(items, into: db, summary: &summary)
                 }
                 try db.execute(sql: "INSERT OR REPLACE INTO info VALUES ('modified', ?)", arguments: [ISO8601DateFormatter().string(from: Date())])
             }
@@ -274,10 +279,10 @@ public final class Catalog: Sendable {
         return found
     }
 
-    private func insert(_ rows: [CatalogRow], keyed: [ItemKeys], into db: Database, summary: inout ImportSummary) throws {
+    private func insert(_ items: [PreparedItem], into db: Database, summary: inout ImportSummary) throws {
         let keepAlias = try db.cachedStatement(sql: "INSERT OR IGNORE INTO artist_alias (artist, alias) VALUES (?, ?)")
-        for row in rows where row.type == "artist" {
-            for alias in row.aliases ?? [] { try keepAlias.execute(arguments: [Self.fold(row.title), alias]) }
+        for item in items where item.row.type == "artist" {
+            for alias in item.row.aliases ?? [] { try keepAlias.execute(arguments: [Self.fold(item.row.title), alias]) }
         }
         let findItem = try db.cachedStatement(sql: "SELECT id, keys FROM item WHERE identifier = ?")
         let insertItem = try db.cachedStatement(sql: """
@@ -286,11 +291,11 @@ public final class Catalog: Sendable {
             """)
         let insertName = try db.cachedStatement(sql: "INSERT OR IGNORE INTO name (key, itemId, field) VALUES (?, ?, ?)")
         let insertText = try db.cachedStatement(sql: "INSERT INTO item_fts (rowid, words, sounds, stems, genres) VALUES (?, ?, ?, ?, ?)")
-        for (row, k) in zip(rows, keyed) {
+        for item in items {
+            let row = item.row
             let values: StatementArguments = [
-                row.identifier, row.type, row.title, row.artist, row.album, Self.joinList(row.genres),
-                row.releaseDate, row.releaseDate.flatMap(CatalogRow.releaseDay), row.popularity ?? 0, row.language,
-                Self.joinList(row.aliases), k.encoded,
+                row.identifier, row.type, row.title, row.artist, row.album, item.genres,
+                row.releaseDate, item.releaseDay, row.popularity ?? 0, row.language, item.aliases, item.encodedKeys,
             ]
             // New identifiers (nearly all of a first import) go in at once; one already there is replaced.
             try insertItem.execute(arguments: values)
@@ -304,10 +309,8 @@ public final class Catalog: Sendable {
             }
             let id = db.lastInsertedRowID
             // Exact lookups ask for titles, aliases and artists; the other names are found by the full-text index.
-            for (field, key) in k.names where !key.isEmpty && Self.exactFields.contains(field) {
-                try insertName.execute(arguments: [key.text, id, field.rawValue])
-            }
-            try insertText.execute(arguments: [id, k.ftsWords, k.ftsSounds, k.ftsStems, k.ftsGenres])
+            for (key, field) in item.exactNames { try insertName.execute(arguments: [key, id, field]) }
+            try insertText.execute(arguments: [id, item.ftsWords, item.ftsSounds, item.ftsStems, item.ftsGenres])
             summary.imported += 1
         }
     }

@@ -134,6 +134,13 @@ public enum CatalogFile {
 
         /// Up to `rows` lines read (fewer at the end of the file), nil when nothing is left.
         public mutating func next(rows wanted: Int) throws -> (rows: [CatalogRow], problems: [CatalogProblem])? {
+            guard let chunk = nextChunk(lines: wanted) else { return nil }
+            return CatalogFile.jsonLines(chunk.lines, name: name, firstLine: chunk.firstLine)
+        }
+
+        /// Up to `wanted` whole lines as read, not yet decoded (the importer decodes them on other threads),
+        /// with the number of the first; nil when nothing is left.
+        mutating func nextChunk(lines wanted: Int) -> (lines: Data, firstLine: Int)? {
             var lines = 0
             var end = buffer.startIndex
             while true {
@@ -145,36 +152,58 @@ public enum CatalogFile {
             }
             if atEnd && end < buffer.endIndex { end = buffer.endIndex }
             guard end > buffer.startIndex else { return nil }
-            let chunk = buffer[buffer.startIndex..<end]
-            let result = CatalogFile.jsonLines(chunk, name: name, firstLine: lineNumber + 1)
-            lineNumber += chunk.reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
+            let chunk = Data(buffer[buffer.startIndex..<end])
+            let first = lineNumber + 1
+            lineNumber += lines
             buffer = Data(buffer[end...])
-            return result
+            return (chunk, first)
         }
     }
 
     static func jsonLines(_ data: Data, name: String, firstLine: Int = 1) -> (rows: [CatalogRow], problems: [CatalogProblem]) {
         var rows: [CatalogRow] = [], problems: [CatalogProblem] = []
         let decoder = JSONDecoder()
-        var lineNumber = firstLine - 1
-        var start = data.startIndex
-        while start < data.endIndex {
-            lineNumber += 1
-            let end = data[start...].firstIndex(of: 0x0A) ?? data.endIndex
-            var line = data[start..<end]
-            start = end < data.endIndex ? end + 1 : end
-            if lineNumber == 1, line.starts(with: [0xEF, 0xBB, 0xBF]) { line = line.dropFirst(3) }
-            if line.last == 0x0D { line = line.dropLast() }
-            if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { continue }
-            do {
-                let row = try decoder.decode(CatalogRow.self, from: line)
-                if let p = row.problem { problems.append(CatalogProblem(location: "\(name):\(lineNumber)", message: p)); continue }
-                rows.append(row)
-            } catch {
-                problems.append(CatalogProblem(location: "\(name):\(lineNumber)", message: describe(error)))
+        for (offset, line) in lines(of: data).enumerated() {
+            switch decode(line, lineNumber: firstLine + offset, name: name, decoder: decoder) {
+            case .row(let row): rows.append(row)
+            case .problem(let problem): problems.append(problem)
+            case .blank: break
             }
         }
         return (rows, problems)
+    }
+
+    /// The lines of `data`, without their line breaks (a last line without one included).
+    static func lines(of data: Data) -> [Data.SubSequence] {
+        var out: [Data.SubSequence] = []
+        var start = data.startIndex
+        while start < data.endIndex {
+            let end = data[start...].firstIndex(of: 0x0A) ?? data.endIndex
+            out.append(data[start..<end])
+            start = end < data.endIndex ? end + 1 : end
+        }
+        return out
+    }
+
+    /// What one line of JSON Lines holds.
+    enum LineContent {
+        case row(CatalogRow), problem(CatalogProblem), blank
+    }
+
+    /// Decodes line `lineNumber` of the file `name` (a byte-order mark on line 1 and a carriage return are
+    /// dropped; an empty line is skipped).
+    static func decode(_ text: Data.SubSequence, lineNumber: Int, name: String, decoder: JSONDecoder) -> LineContent {
+        var line = text
+        if lineNumber == 1, line.starts(with: [0xEF, 0xBB, 0xBF]) { line = line.dropFirst(3) }
+        if line.last == 0x0D { line = line.dropLast() }
+        if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { return .blank }
+        do {
+            let row = try decoder.decode(CatalogRow.self, from: line)
+            if let p = row.problem { return .problem(CatalogProblem(location: "\(name):\(lineNumber)", message: p)) }
+            return .row(row)
+        } catch {
+            return .problem(CatalogProblem(location: "\(name):\(lineNumber)", message: describe(error)))
+        }
     }
 
     private static func describe(_ error: Error) -> String {

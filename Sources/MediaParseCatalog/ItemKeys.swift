@@ -83,24 +83,9 @@ final class KeyMakers: @unchecked Sendable {
         return made
     }
 
-    /// The keys of each row, made on every core.
+    /// The keys of `row`.
     /// - Parameter artistAliases: other names of artists, by artist name folded: an artist's aliases
     ///   ("ビートルズ" for "The Beatles") are names of its items' artist too.
-    func keys(for rows: [CatalogRow], artistAliases: [String: [String]] = [:]) -> [ItemKeys] {
-        let workers = max(1, min(ProcessInfo.processInfo.activeProcessorCount, rows.count / 64 + 1))
-        // Makers first, so that the workers find them made.
-        for language in Set(rows.map { $0.language ?? "" }) { _ = maker(for: language.isEmpty ? nil : language) }
-        let slots = KeySlots(count: rows.count)
-        DispatchQueue.concurrentPerform(iterations: workers) { w in
-            var i = w
-            while i < rows.count {
-                slots.set(i, keys(for: rows[i], artistAliases: artistAliases))
-                i += workers
-            }
-        }
-        return slots.values
-    }
-
     func keys(for row: CatalogRow, artistAliases: [String: [String]] = [:]) -> ItemKeys {
         guard let m = maker(for: row.language) else { return ItemKeys(names: [], genres: []) }
         var names: [(NameField, NameKey)] = []
@@ -136,15 +121,6 @@ final class KeyMakers: @unchecked Sendable {
     }
 }
 
-/// Keys of a batch, filled by several threads, each slot by one.
-private final class KeySlots: @unchecked Sendable {
-    private var slots: [ItemKeys]
-    private let lock = NSLock()
-    init(count: Int) { slots = Array(repeating: ItemKeys(names: [], genres: []), count: count) }
-    func set(_ i: Int, _ value: ItemKeys) { lock.lock(); slots[i] = value; lock.unlock() }
-    var values: [ItemKeys] { lock.lock(); defer { lock.unlock() }; return slots }
-}
-
 /// The keys of names as text, for `mediaparse catalog keys`.
 public struct NameKeyPrinter: Sendable {
     let maker: NameKeyMaker
@@ -167,21 +143,109 @@ public struct NameKeyPrinter: Sendable {
     }
 }
 
-/// The keys of a batch being made on other threads while the writer stores the batch before.
-final class KeysInProgress: @unchecked Sendable {
-    private let done = DispatchSemaphore(value: 0)
-    private var keys: [ItemKeys] = []
+/// A batch of an import as read: rows already made, or lines of JSON Lines still to decode.
+enum ImportChunk: Sendable {
+    case rows([CatalogRow])
+    case jsonLines(Data, name: String, firstLine: Int)
+}
 
-    init(makers: KeyMakers, rows: [CatalogRow], artistAliases: [String: [String]]) {
+/// One item ready to store: its keys and every column worked out, off the writer's thread.
+struct PreparedItem: Sendable {
+    let row: CatalogRow
+    let keys: ItemKeys
+    let releaseDay: String?
+    let genres: String?
+    let aliases: String?
+    let encodedKeys: String
+    let ftsWords: String
+    let ftsSounds: String
+    let ftsStems: String
+    let ftsGenres: String
+    /// The names exact lookups ask for (titles, aliases, artists): key text and field.
+    let exactNames: [(key: String, field: String)]
+
+    init(row: CatalogRow, keys: ItemKeys) {
+        self.row = row
+        self.keys = keys
+        releaseDay = row.releaseDate.flatMap(CatalogRow.releaseDay)
+        genres = Catalog.joinList(row.genres)
+        aliases = Catalog.joinList(row.aliases)
+        encodedKeys = keys.encoded
+        ftsWords = keys.ftsWords
+        ftsSounds = keys.ftsSounds
+        ftsStems = keys.ftsStems
+        ftsGenres = keys.ftsGenres
+        exactNames = keys.names.compactMap { field, key in
+            !key.isEmpty && Catalog.exactFields.contains(field) ? (key.text, field.rawValue) : nil
+        }
+    }
+}
+
+/// A batch being decoded, keyed and prepared on other threads while the writer stores the batch before:
+/// the writer's thread is the import's narrowest point, so it does nothing but write.
+///
+/// Keys are made without the aliases of artists (the writer alone can look them up); the writer makes
+/// again the keys of the few items whose artist has aliases.
+final class BatchInProgress: @unchecked Sendable {
+    private let done = DispatchSemaphore(value: 0)
+    private var items: [PreparedItem] = []
+    private var problems: [CatalogProblem] = []
+
+    init(makers: KeyMakers, chunk: ImportChunk) {
         DispatchQueue.global().async {
-            self.keys = makers.keys(for: rows, artistAliases: artistAliases)
+            let rows: [CatalogRow]
+            switch chunk {
+            case .rows(let given): rows = given
+            case .jsonLines(let data, let name, let firstLine):
+                let lines = CatalogFile.lines(of: data)
+                let decoded = Slots<CatalogFile.LineContent>(count: lines.count, empty: .blank)
+                Self.onEveryCore(count: lines.count) { range in
+                    let decoder = JSONDecoder()
+                    for i in range { decoded.set(i, CatalogFile.decode(lines[i], lineNumber: firstLine + i, name: name, decoder: decoder)) }
+                }
+                var found: [CatalogRow] = []
+                for content in decoded.values {
+                    switch content {
+                    case .row(let row): found.append(row)
+                    case .problem(let problem): self.problems.append(problem)
+                    case .blank: break
+                    }
+                }
+                rows = found
+            }
+            for language in Set(rows.map { $0.language ?? "" }) { _ = makers.maker(for: language.isEmpty ? nil : language) }
+            let prepared = Slots<PreparedItem?>(count: rows.count, empty: nil)
+            Self.onEveryCore(count: rows.count) { range in
+                for i in range { prepared.set(i, PreparedItem(row: rows[i], keys: makers.keys(for: rows[i]))) }
+            }
+            self.items = prepared.values.map { $0! }
             self.done.signal()
         }
     }
 
-    func wait() -> [ItemKeys] {
+    /// Runs `body` on consecutive ranges of `0..<count`, one per core.
+    private static func onEveryCore(count: Int, _ body: @Sendable (Range<Int>) -> Void) {
+        let workers = max(1, min(ProcessInfo.processInfo.activeProcessorCount, count / 64 + 1))
+        let size = (count + workers - 1) / workers
+        DispatchQueue.concurrentPerform(iterations: workers) { w in
+            let range = min(count, w * size)..<min(count, (w + 1) * size)
+            if !range.isEmpty { body(range) }
+        }
+    }
+
+    /// The batch's items in the order read, and the problems of the lines that could not be read.
+    func wait() -> (items: [PreparedItem], problems: [CatalogProblem]) {
         done.wait()
         done.signal()
-        return keys
+        return (items, problems)
     }
+}
+
+/// Values of a batch, filled by several threads, each slot by one.
+private final class Slots<Value>: @unchecked Sendable {
+    private var slots: [Value]
+    private let lock = NSLock()
+    init(count: Int, empty: Value) { slots = Array(repeating: empty, count: count) }
+    func set(_ i: Int, _ value: Value) { lock.lock(); slots[i] = value; lock.unlock() }
+    var values: [Value] { lock.lock(); defer { lock.unlock() }; return slots }
 }
