@@ -19,3 +19,24 @@ extension StringProtocol {
         s == " " || s == "\t" || (s.value >= 0x80 && s.properties.generalCategory == .spaceSeparator)
     }
 }
+
+extension String {
+    /// UTF-16 code units (ICU's output, a slice of an utterance) as a string. The standard library's
+    /// `String(decoding:as: UTF16.self)` transcodes through a slow generic path even for ASCII, and words
+    /// are mostly ASCII: those are copied byte for byte. Others are decoded as before (a lone surrogate
+    /// becomes U+FFFD).
+    init<Units: Collection>(utf16Units units: Units) where Units.Element == UInt16 {
+        if units.allSatisfy({ $0 < 0x80 }) {
+            self.init(unsafeUninitializedCapacity: units.count) { bytes in
+                var i = 0
+                for unit in units {
+                    bytes[i] = UInt8(truncatingIfNeeded: unit)
+                    i += 1
+                }
+                return i
+            }
+        } else {
+            self.init(decoding: units, as: UTF16.self)
+        }
+    }
+}

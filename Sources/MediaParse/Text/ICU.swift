@@ -79,7 +79,7 @@ package final class ICUSession: @unchecked Sendable {
             var buffer = original + [UInt16](repeating: 0, count: capacity - original.count)
             let n = Int(mp_transform(handle, &buffer, Int32(original.count), Int32(capacity)))
             if n < 0 { return text }
-            if n <= capacity { return String(decoding: buffer[0..<n], as: UTF16.self) }
+            if n <= capacity { return String(utf16Units: buffer[0..<n]) }
             capacity = n + 16
         }
     }
@@ -122,7 +122,7 @@ package final class ICUSession: @unchecked Sendable {
         var buffer = [UInt16](repeating: 0, count: 128)
         let n = mp_format_spellout(handle, value, ruleSet, &buffer, Int32(buffer.count))
         guard n >= 0, n <= buffer.count else { return nil }
-        return String(decoding: buffer[0..<Int(n)], as: UTF16.self)
+        return String(utf16Units: buffer[0..<Int(n)])
     }
 }
 
@@ -168,7 +168,7 @@ package func matchingForm(_ text: String) -> String {
         n = chars.withUnsafeBufferPointer { mp_fold($0.baseAddress, Int32($0.count), &out, Int32(out.count)) }
     }
     guard n >= 0 else { return text.lowercased() }
-    return String(decoding: out[0..<Int(n)], as: UTF16.self)
+    return String(utf16Units: out[0..<Int(n)])
 }
 
 /// The locale's decimal separator as ICU knows it ("," for de_DE), or nil.
@@ -176,7 +176,7 @@ func icuDecimalSeparator(locale: String) -> String? {
     var buffer = [UInt16](repeating: 0, count: 8)
     let n = mp_decimal_separator(locale, &buffer, 8)
     guard n > 0, n <= 8 else { return nil }
-    return String(decoding: buffer[0..<Int(n)], as: UTF16.self)
+    return String(utf16Units: buffer[0..<Int(n)])
 }
 
 /// What ICU's word breaker says a segment is.

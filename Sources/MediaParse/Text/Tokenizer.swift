@@ -111,7 +111,7 @@ struct Tokenizer: Sendable {
             }
             let key: String
             if (start, end) == whole {
-                key = self.key(String(decoding: utf16[segment.start..<segment.end], as: UTF16.self), session: session)
+                key = self.key(String(utf16Units: utf16[segment.start..<segment.end]), session: session)
             } else {
                 var s = String.UnicodeScalarView()
                 s.append(contentsOf: scalars[start..<end])
