@@ -83,6 +83,23 @@ final class KeyMakers: @unchecked Sendable {
         return made
     }
 
+    /// `text` with a space wherever a capital follows a small letter inside a word ("FourFiveSeconds" ->
+    /// "Four Five Seconds", "OneRepublic" -> "One Republic"), or nil when it has no such place.
+    static func wordsInside(_ text: String) -> String? {
+        var out = ""
+        var changed = false
+        var afterSmall = false
+        for c in text {
+            if c.isUppercase, afterSmall {
+                out.append(" ")
+                changed = true
+            }
+            out.append(c)
+            afterSmall = c.isLowercase
+        }
+        return changed ? out : nil
+    }
+
     /// The keys of `row`.
     /// - Parameter artistAliases: other names of artists, by artist name folded: an artist's aliases
     ///   ("ビートルズ" for "The Beatles") are names of its items' artist too.
@@ -105,12 +122,15 @@ final class KeyMakers: @unchecked Sendable {
         for sub in title.subtitles { names.append((.short, sub)) }
         for f in title.featured { names += m.names(f.words.joined(separator: " ")).map { (.featured, $0) } }
         for a in row.aliases ?? [] { names.append((.alias, m.name(a))) }
+        // "FourFiveSeconds": a title written as one word with capitals inside is said as its words.
+        if let said = Self.wordsInside(titleText) { names.append((.alias, m.title(said).main)) }
         if let artist = row.artist {
             // "Simon & Garfunkel" whole, and each of several artists ("Zedd & Alessia Cara") on its own.
             let whole = m.title(artist)  // (remembered: an artist's name is keyed once)
             names.append((.artist, whole.main))
             for f in whole.featured { names.append((.featured, f)) }
             for piece in m.names(artist).dropFirst() { names.append((.featured, piece)) }
+            if let said = Self.wordsInside(artist) { names.append((.featured, m.title(said).main)) }  // "OneRepublic"
             if row.type != "artist" {
                 for alias in artistAliases[Catalog.fold(artist)] ?? [] { names.append((.featured, m.name(alias))) }
             }

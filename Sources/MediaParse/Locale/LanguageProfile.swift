@@ -58,6 +58,9 @@ public struct MatchingRules: Sendable {
     public var featureWords: [String] = []
     /// Words at either end of a title or request that people add or leave out ("podcast", "audiobook").
     public var noiseWords: [String] = []
+    /// Words said for a decimal point ("point", "Komma"): "one oh four point three" is the "104.3" of
+    /// "Q104.3".
+    public var decimalWords: [String] = []
     /// Words that are the same word for matching ("vol" = "volume", "pt" = "part"): each group is read as
     /// its first word.
     public var sameWords: [[String]] = []
@@ -191,7 +194,7 @@ extension LanguageProfile {
 
     private static func readMatching(_ node: Node, yaml: YAMLFile, into rules: inout MatchingRules) throws {
         let entries = try yaml.mapping(node, "resolve")
-        try yaml.checkKeys(entries, allowed: ["and_words", "variant_words", "feature_words", "noise_words", "same_words", "word_endings", "sound_alike", "transform"],
+        try yaml.checkKeys(entries, allowed: ["and_words", "variant_words", "feature_words", "noise_words", "decimal_words", "same_words", "word_endings", "sound_alike", "transform"],
                            in: "resolve")
         for e in entries {
             switch e.key {
@@ -199,6 +202,7 @@ extension LanguageProfile {
             case "variant_words": rules.variantWords = try yaml.strings(e.value, "variant_words")
             case "feature_words": rules.featureWords = try yaml.strings(e.value, "feature_words")
             case "noise_words": rules.noiseWords = try yaml.strings(e.value, "noise_words")
+            case "decimal_words": rules.decimalWords = try yaml.strings(e.value, "decimal_words")
             case "word_endings": rules.wordEndings = try yaml.strings(e.value, "word_endings").map(matchingForm).sorted { $0.count > $1.count }
             case "same_words":
                 rules.sameWords = try yaml.sequence(e.value, "same_words").map { group in

@@ -59,6 +59,8 @@ package final class NameKeyMaker: Sendable {
     private let featureWords: [[String]]
     private let noiseWords: [[String]]
     private let articles: [[String]]
+    /// Words for a decimal point, in matching form.
+    private let decimalWords: Set<String>
     /// Each word of a group of same words, to the group's first.
     private let sameWords: [String: String]
     /// Keys already made: catalogues repeat artists, albums and words (a million items name a few
@@ -98,6 +100,7 @@ package final class NameKeyMaker: Sendable {
         variantWords = phrases(rules.variantWords)
         featureWords = phrases(rules.featureWords)
         noiseWords = phrases(rules.noiseWords)
+        decimalWords = Set(phrases(rules.decimalWords).filter { $0.count == 1 }.map { $0[0] })
         articles = phrases(runtime.profile.articles)
         var same: [String: String] = [:]
         runtime.pool.withSession { session in
@@ -251,6 +254,18 @@ package final class NameKeyMaker: Sendable {
             // number too, so "The One" and "The 1" meet.
             for i in e.start..<e.end { taken[i] = true }
             replacement[e.start] = (e.end, e.digits)
+        }
+        // A decimal word between two numbers joins them ("one oh four point three" -> "1043"), as a title's
+        // "104.3" is keyed (its point is a sign, and signs inside a word go).
+        var at = 0
+        while at < tokens.count {
+            if let r = replacement[at], r.end + 1 < tokens.count, decimalWords.contains(tokens[r.end].key),
+               let d = replacement[r.end + 1] {
+                replacement[at] = (d.end, r.digits + d.digits)
+                replacement[r.end + 1] = nil
+            } else {
+                at += 1
+            }
         }
         var i = 0
         while i < tokens.count {
