@@ -44,6 +44,18 @@ final class VocabularyParseTests: XCTestCase {
         }
     }
 
+    func testAGermanCompoundNumberInAnEntryMeetsEverySpelling() throws {
+        // "hundertzwanzig" is a number only through the compound alias (hundert = einhundert); the entry's
+        // words and the utterance's must both be read as 120, or the entry is never found.
+        let p = try MediaParser(locale: "de-DE")
+        p.vocabulary.setUserVocabulary(UserVocabulary([.mediaPlaylistTitle: ["Hundertzwanzig Hits"]]))
+        for text in ["spiel hundertzwanzig hits", "spiel einhundertzwanzig Hits", "spiel die Playlist 120 Hits"] {
+            let r = p.parse(text)
+            XCTAssertEqual(r.mediaSearch?.mediaName, "Hundertzwanzig Hits", text)
+            XCTAssertEqual(r.vocabulary?.first?.source, "user", text)
+        }
+    }
+
     func testUserEntriesBeatGlobalOnesAndEarlierBeatLater() throws {
         let p = try parser(user: [.mediaPlaylistTitle: ["70s punk classics"]],
                            global: [item("g-1", .mediaPlaylistTitle, "70s punk classics")])

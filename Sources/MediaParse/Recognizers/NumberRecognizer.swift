@@ -241,7 +241,7 @@ final class NumberRecognizer: Sendable {
         if let first = key.unicodeScalars.first, first.properties.numericType != nil { return true }
         if numberWords.contains(key) || aliases[key] != nil { return true }
         if fractions.contains(where: { $0.words.contains(key) }) { return true }
-        if key.utf8.count >= 6, numberPrefixes.contains(key.prefix(3)) { return true }
+        if key.utf8.count >= 6, numberPrefixes.contains(key.prefix(3)) || compoundAliasStarts.contains(key.prefix(3)) { return true }
         return glued.contains { key.count > $0.form.prefix.count + $0.form.suffix.count
             && key.hasPrefix($0.form.prefix) && key.hasSuffix($0.form.suffix) }
     }
