@@ -100,6 +100,27 @@ final class KeyMakers: @unchecked Sendable {
         return changed ? out : nil
     }
 
+    /// An episode's title without the code or number before it, or nil when it has none: the part after
+    /// a colon or a dash whose part before holds a digit and is short ("GAG451: Die Tulpenmanie", "Folge 1:
+    /// Der Anfang", "#2220 - Elon Musk", "Season One, Episode 1: The Alibi"), or after a first word that is
+    /// a code of digits with letters, "#" or a dot ("#280 Die Kaffeemaschine", "LdN398 Haushalt", "4. Mar roto").
+    static func withoutEpisodeCode(_ title: String) -> String? {
+        func isCode(_ text: Substring) -> Bool {
+            text.contains(where: \.isNumber) && text.split(separator: " ").count <= 4
+        }
+        for mark in [":", " - ", " – ", " | "] {
+            if let r = title.range(of: mark), isCode(title[..<r.lowerBound]) {
+                let rest = title[r.upperBound...].trimmedOfSpaces
+                return rest.isEmpty ? nil : rest
+            }
+        }
+        let words = title.split(separator: " ", maxSplits: 1)
+        guard words.count == 2, let first = words.first, first.contains(where: \.isNumber),
+              first.first == "#" || first.last == "." || first.contains(where: \.isLetter) else { return nil }
+        let rest = words[1].trimmedOfSpaces
+        return rest.isEmpty ? nil : rest
+    }
+
     /// The keys of `row`.
     /// - Parameter artistAliases: other names of artists, by artist name folded: an artist's aliases
     ///   ("ビートルズ" for "The Beatles") are names of its items' artist too.
@@ -122,6 +143,10 @@ final class KeyMakers: @unchecked Sendable {
         for sub in title.subtitles { names.append((.short, sub)) }
         for f in title.featured { names += m.names(f.words.joined(separator: " ")).map { (.featured, $0) } }
         for a in row.aliases ?? [] { names.append((.alias, m.name(a))) }
+        // "GAG451: Die Tulpenmanie", "#280 Die Kaffeemaschine": an episode's number is not said with its title.
+        if row.type == "podcastEpisode" || row.type == "tvShowEpisode", let said = Self.withoutEpisodeCode(titleText) {
+            names.append((.alias, m.title(said).main))
+        }
         // "FourFiveSeconds": a title written as one word with capitals inside is said as its words.
         if let said = Self.wordsInside(titleText) { names.append((.alias, m.title(said).main)) }
         if let artist = row.artist {

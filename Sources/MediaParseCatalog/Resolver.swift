@@ -430,7 +430,8 @@ public final class Resolver: Sendable {
             if s >= 0.7 { matched.append("album") }
         }
         if let artist = q.artist, !throughArtist {
-            let pool = c.type == "artist" ? titles : artists
+            // An episode is said with its show as often as with its host ("… from Science Club").
+            let pool = c.type == "artist" ? titles : c.type == "podcastEpisode" ? artists + albums : artists
             let none = c.type == "playlist" || Self.stationTypes.contains(c.type) ? 0.5 : 0.2
             let s = pool.map { Self.artistSimilarity(artist, $0.key) }.max() ?? none
             if primary { score *= 0.4 + 0.6 * s } else { score = s; primary = true }
@@ -552,6 +553,16 @@ public final class Resolver: Sendable {
         return r >= 0.4 ? 0.78 + 0.2 * r : 0
     }
 
+    /// The request's words are the last words of a longer title, its distinctive end ("Monte Cristo" for
+    /// "Le Comte de Monte-Cristo", "Bugaled Breizh" for "Le mystère du Bugaled Breizh"): how well, 0 when
+    /// they are not. A little below a head of the same length.
+    static func titleTail(_ q: NameKey, _ c: NameKey) -> Double {
+        guard q.words.count >= 2, q.words.count < c.words.count,
+              zip(q.words.reversed(), c.words.reversed()).allSatisfy({ $0 == $1 }) else { return 0 }
+        let r = Double(q.words.count) / Double(c.words.count)
+        return r >= 0.4 ? 0.76 + 0.2 * r : 0
+    }
+
     /// Names of people and bands are often said in part: "Grönemeyer" for "Herbert Grönemeyer", "Red Hot"
     /// for "Red Hot Chili Peppers". The request's words at the start or end of the artist's count.
     static func artistSimilarity(_ q: NameKey, _ c: NameKey) -> Double {
@@ -604,7 +615,7 @@ public final class Resolver: Sendable {
         let p = matched / Double(q.words.count), r = matched / Double(c.words.count)
         guard p + r > 0 else { return 0 }
         let f = 2 * p * r / (p + r)
-        return max(0.92 * f * f.squareRoot(), titleHead(q, c))
+        return max(0.92 * f * f.squareRoot(), titleHead(q, c), titleTail(q, c))
     }
 
     static func editDistanceAtMostOne(_ a: String, _ b: String) -> Bool {
