@@ -21,11 +21,61 @@ public final class Resolver: Sendable {
         self.threshold = threshold
     }
 
+    /// How many readings a parse should carry (`MediaParser.parse(_:alternatives:)`) for `resolve` to try
+    /// the ones as likely as the first: "el episodio Corazón del Rincón del Cine" splits title from show at
+    /// either "del", and only the catalogue can tell which.
+    public static let readingsWanted = 2
+
     /// The resolution of `result`, or nil when the result asks for nothing a catalogue holds (a command,
     /// "play something", "like this song").
     ///
+    /// The result's alternative readings that the parser ranked as high as the first (another split of
+    /// the same words between name and artist) are resolved too; an item keeps its best score, and on a tie
+    /// the first reading's items come first.
+    ///
     /// - Parameter alternatives: how many items to give after the first.
     public func resolve(_ result: ParseResult, alternatives: Int = 4, nearMisses: Int = 3) throws -> Resolution? {
+        guard let (query, first) = try scored(result) else { return nil }
+        var scored = first
+        for reading in Self.equallyLikely(result) {
+            guard let (_, more) = try self.scored(reading) else { continue }
+            var at = Dictionary(uniqueKeysWithValues: scored.enumerated().map { ($1.candidate.id, $0) })
+            for s in more {
+                if let i = at[s.candidate.id] {
+                    if s.score > scored[i].score { scored[i] = s }
+                } else {
+                    at[s.candidate.id] = scored.count
+                    scored.append(s)
+                }
+            }
+        }
+        let ranked = order(scored, query: query)
+        let fitting = ranked.filter { $0.score >= threshold }
+        if fitting.isEmpty {
+            let near = ranked.filter { $0.score >= 0.3 }.prefix(nearMisses).map(\.resolved)
+            return Resolution(items: [], notFound: true, nearMisses: near.isEmpty ? nil : Array(near))
+        }
+        return Resolution(items: fitting.prefix(1 + max(0, alternatives)).map(\.resolved))
+    }
+
+    /// The alternative readings of `result` as likely as it (within a rounding of its score), of the same
+    /// intent and asking for something else.
+    static func equallyLikely(_ result: ParseResult) -> [ParseResult] {
+        guard let score = result.score else { return [] }
+        return (result.alternatives ?? []).filter { alt in
+            alt.intent == result.intent && (alt.score ?? 0) >= score - 0.011 && alt.mediaSearch != nil
+                && alt.mediaSearch != result.mediaSearch
+        }.map { alt in
+            var reading = alt
+            reading.utterance = result.utterance
+            reading.locale = result.locale
+            return reading
+        }
+    }
+
+    /// The request of `result` and the catalogue's items scored against it, or nil when it asks for
+    /// nothing a catalogue holds.
+    private func scored(_ result: ParseResult) throws -> (Query, [Scored])? {
         guard let intent = result.intent, [.play, .add, .updateAffinity, .search].contains(intent),
               result.mediaSearch != nil, let maker = catalog.keys.maker(for: result.locale),
               let query = Query(result, maker: maker) else { return nil }
@@ -53,13 +103,7 @@ public final class Resolver: Sendable {
             let seen = Set(scored.map(\.candidate.id))
             scored += scoreAll(try candidates(for: lookups, stage: .fullText).filter { !seen.contains($0.id) })
         }
-        let ranked = order(scored, query: query)
-        let fitting = ranked.filter { $0.score >= threshold }
-        if fitting.isEmpty {
-            let near = ranked.filter { $0.score >= 0.3 }.prefix(nearMisses).map(\.resolved)
-            return Resolution(items: [], notFound: true, nearMisses: near.isEmpty ? nil : Array(near))
-        }
-        return Resolution(items: fitting.prefix(1 + max(0, alternatives)).map(\.resolved))
+        return (query, scored)
     }
 
     // MARK: - The request

@@ -142,8 +142,8 @@ struct ParseService: Sendable {
             lines.reserveCapacity(asked.texts.count)
             for i in asked.texts.indices {
                 if i > 0, i % Self.textsBetweenYields == 0 { await Task.yield() }
-                let result = asked.parse(with: parser, text: i)
-                var line = result
+                let result = asked.parse(with: parser, text: i, readings: resolving ? Resolver.readingsWanted : 0)
+                var line = asked.trimmed(result)
                 if resolving, let resolver {
                     do {
                         line.resolution = try resolver.resolve(result)

@@ -76,12 +76,14 @@ struct Resolve: ParsableCommand {
                 output.write(result.jsonLine(pretty: pretty))
                 continue
             }
-            var result = parser.parse(text)
+            // The readings as likely as the first are resolved too; the parse shows the first alone.
+            var result = parser.parse(text, alternatives: Resolver.readingsWanted)
             do {
                 result.resolution = try resolver.resolve(result, alternatives: alternatives)
             } catch {
                 result.error = "could not resolve: \(error)"
             }
+            result.alternatives = nil
             output.write(result.jsonLine(pretty: pretty))
         }
         output.flush()

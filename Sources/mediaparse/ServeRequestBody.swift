@@ -121,11 +121,21 @@ struct ServeRequestBody {
     }
 
     /// Parses the body's text at `index` with `parser` and the body's options (alternatives, explain, the
-    /// user's vocabulary).
-    func parse(with parser: MediaParser, text index: Int) -> ParseResult {
+    /// user's vocabulary), with at least `readings` readings (the resolver's; `trimmed` then keeps the
+    /// alternatives asked for).
+    func parse(with parser: MediaParser, text index: Int, readings: Int = 0) -> ParseResult {
         let text = texts[index]
+        let asked = max(alternatives, readings)
         return userVocabulary.map {
-            parser.parse(text, alternatives: alternatives, explain: explain, userVocabulary: $0)
-        } ?? parser.parse(text, alternatives: alternatives, explain: explain)
+            parser.parse(text, alternatives: asked, explain: explain, userVocabulary: $0)
+        } ?? parser.parse(text, alternatives: asked, explain: explain)
+    }
+
+    /// `result` with only the alternatives the body asked for.
+    func trimmed(_ result: ParseResult) -> ParseResult {
+        guard let all = result.alternatives, all.count > alternatives else { return result }
+        var out = result
+        out.alternatives = alternatives == 0 ? nil : Array(all.prefix(alternatives))
+        return out
     }
 }

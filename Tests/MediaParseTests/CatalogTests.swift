@@ -101,6 +101,41 @@ final class CatalogTests: XCTestCase {
         XCTAssertEqual(try first("spiel Here Comes the Sun von die Beatles", r, parser: german), "s3")
     }
 
+    func testEpisodesTitleEndsDecimalsAndCapitalsInsideAWord() throws {
+        let r = try resolver("""
+            {"identifier":"e1","type":"podcastEpisode","title":"GAG451: Die Tulpenmanie","artist":"Richard Hemmer","album":"Geschichten aus der Geschichte"}
+            {"identifier":"e2","type":"podcastEpisode","title":"#280 Die Kaffeemaschine","artist":"Felix Lobrecht","album":"Gemischtes Hack"}
+            {"identifier":"e3","type":"podcastEpisode","title":"Why We Sleep","artist":"Earwolf","album":"Science Club"}
+            {"identifier":"b1","type":"audioBook","title":"Le Comte de Monte-Cristo","artist":"Alexandre Dumas"}
+            {"identifier":"r1","type":"radioStation","title":"Q104.3"}
+            {"identifier":"s1","type":"song","title":"FourFiveSeconds","artist":"Rihanna"}
+            {"identifier":"s2","type":"song","title":"Monte Carlo","artist":"Someone Else"}
+            """)
+        let english = try MediaParser(locale: "en-US"), german = try MediaParser(locale: "de-DE")
+        XCTAssertEqual(try first("spiel die Folge Tulpenmanie", r, parser: german), "e1", "an episode's code is not said")
+        XCTAssertEqual(try first("spiel die Folge Die Kaffeemaschine von Gemischtes Hack", r, parser: german), "e2",
+                       "the show said as the episode's artist")
+        XCTAssertEqual(try first("play why we sleep from science club", r, parser: english), "e3")
+        XCTAssertEqual(try first("play the audiobook monte cristo", r, parser: english), "b1", "the distinctive end of a title")
+        XCTAssertEqual(try first("play q one oh four point three", r, parser: english), "r1", "a decimal point said")
+        XCTAssertEqual(try first("play four five seconds by rihanna", r, parser: english), "s1", "capitals inside a word")
+        XCTAssertEqual(try first("play the audiobook monte", r, parser: english), "notFound", "one word is no title's end")
+    }
+
+    func testReadingsAsLikelyAsTheFirstAreResolvedToo() throws {
+        // "del" twice: the parser's first reading takes the last as "by", the catalogue says it is the first.
+        let r = try resolver("""
+            {"identifier":"e1","type":"podcastEpisode","title":"Corazón","artist":"Rocío Giménez","album":"El Rincón del Cine"}
+            """)
+        let spanish = try MediaParser(locale: "es-ES")
+        let text = "pon el episodio corazón del rincón del cine"
+        let single = spanish.parse(text)
+        XCTAssertEqual(single.mediaSearch?.artistName, "cine", "the premise: the first reading splits at the last del")
+        XCTAssertEqual(try r.resolve(single)?.notFound, true)
+        let both = spanish.parse(text, alternatives: Resolver.readingsWanted)
+        XCTAssertEqual(try r.resolve(both)?.items.first?.identifier, "e1")
+    }
+
     func testBadRowsAreReportedWithTheirLineAndTheOthersImported() throws {
         let jsonl = try write("rows.jsonl", """
             {"identifier":"x1","type":"song","title":"One"}

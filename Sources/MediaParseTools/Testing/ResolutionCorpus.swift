@@ -149,7 +149,7 @@ public enum ResolutionScorer {
         score.catalogItems = summary.imported
         score.problems = summary.problems
         for r in corpus.requests {
-            var result = parser.parse(r.text)
+            var result = parser.parse(r.text, alternatives: Resolver.readingsWanted)
             result.resolution = try resolver.resolve(result, alternatives: 9)
             let items = result.resolution?.items.map(\.identifier) ?? []
             let saidNotFound = result.resolution?.notFound == true
