@@ -356,9 +356,24 @@ final class NumberRecognizer: Sendable {
             }
         }
 
-        // Radio frequencies: "89.1 FM", "1010 AM".
+        // Radio frequencies: "89.1 FM", "1010 AM"; the band before the number ("FM 97.4", "调频 97.4"), or
+        // glued to it in one word ("FM97.4", "97.4FM").
         for n in numbers where n.end < tokens.count && frequencyBands.contains(tokens[n.end].key) {
             out.append(Entity(start: n.start, end: n.end + 1, kind: .frequency, value: .text("")))
+        }
+        for n in numbers where n.start > 0 && frequencyBands.contains(tokens[n.start - 1].key) {
+            out.append(Entity(start: n.start - 1, end: n.end, kind: .frequency, value: .text("")))
+        }
+        if !frequencyBands.isEmpty {
+            for (i, token) in tokens.enumerated() where token.key.first?.isNumber == true || token.key.last?.isNumber == true {
+                let key = Substring(token.key)
+                if frequencyBands.contains(where: { band in
+                    (key.hasPrefix(band) && digitsValue(key.dropFirst(band.count)) != nil)
+                        || (key.hasSuffix(band) && digitsValue(key.dropLast(band.count)) != nil)
+                }) {
+                    out.append(Entity(start: i, end: i + 1, kind: .frequency, value: .text("")))
+                }
+            }
         }
 
         // Durations: (number | "a") unit [fraction].
