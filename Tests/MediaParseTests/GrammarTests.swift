@@ -44,6 +44,27 @@ final class GrammarTests: XCTestCase {
         XCTAssertEqual(parser.parse("play some rap").mediaSearch?.genreNames, ["rap"])
     }
 
+    func testAFreeTextListTakesNoFewerWordsThanItsMinimum() throws {
+        // "play X song": with min_words 2, a one-word X is not a title before "song" (the whole is the name).
+        let files = ["a.yaml": """
+            intents:
+              INPlayMediaIntent:
+                data:
+                  - sentences:
+                      - "play {title:mediaName} song"
+                      - "play {name:mediaName}"
+            lists:
+              title: {wildcard: true, max_words: 6, min_words: 2}
+              name: {wildcard: true}
+            """]
+        let parser = try MediaParser(locale: "xx", catalog: catalog(files), cacheCompiledGrammar: false)
+        XCTAssertEqual(parser.parse("play little apple song").mediaSearch?.mediaName, "little apple")
+        XCTAssertEqual(parser.parse("play hero song").mediaSearch?.mediaName, "hero song")
+        let wrong = grammarError(["a.yaml": files["a.yaml"]!.replacingOccurrences(of: "min_words: 2", with: "min_words: 7")])
+        XCTAssertEqual(wrong?.location.file, "xx/a.yaml")
+        XCTAssertTrue(wrong?.message.contains("min_words") == true, "\(String(describing: wrong))")
+    }
+
     func testBrokenYAMLNamesLineAndColumn() {
         let e = grammarError(["a.yaml": "intents:\n  INPlayMediaIntent:\n    data: [\n"])
         XCTAssertEqual(e?.location.file, "xx/a.yaml")

@@ -2,7 +2,7 @@
 enum SlotSource: Sendable {
     /// A list; `literal`: its words rank as literal words.
     case list(Int, literal: Bool)
-    case wildcard(maxWords: Int, exclude: Set<Int32>)
+    case wildcard(maxWords: Int, minWords: Int, exclude: Set<Int32>)
     case recognizer(RecognizerKind)
 }
 
@@ -14,6 +14,8 @@ struct SlotPlan: Sendable {
     var list: Int32 = -1
     var literal = false
     var maxWords: Int32 = 0
+    /// The shortest run of words (`.wildcard`, `min_words`).
+    var minWords: Int32 = 1
     var recognizer: RecognizerKind = .number
 
     init(_ source: SlotSource) {
@@ -22,9 +24,10 @@ struct SlotPlan: Sendable {
             kind = .list
             list = Int32(index)
             self.literal = literal
-        case let .wildcard(maxWords, _):
+        case let .wildcard(maxWords, minWords, _):
             kind = .wildcard
             self.maxWords = Int32(maxWords)
+            self.minWords = Int32(minWords)
         case let .recognizer(r):
             kind = .recognizer
             recognizer = r
@@ -193,7 +196,7 @@ final class CompiledGrammar: Sendable {
         slotBits = slots.map(\.fieldBit)
         slotIsList = slots.map { if case .list = $0.source { true } else { false } }
         slotPlans = slots.map { SlotPlan($0.source) }
-        slotExclusions = slots.map { if case let .wildcard(_, exclude) = $0.source { exclude } else { [] } }
+        slotExclusions = slots.map { if case let .wildcard(_, _, exclude) = $0.source { exclude } else { [] } }
         self.beforeStart = beforeStart
         self.afterStart = afterStart
         sentenceModifier = sentences.map(\.modifier)
@@ -542,11 +545,11 @@ struct GrammarCompiler {
             source = .recognizer(kind)
         } else if let definition = definition.lists[list] {
             switch definition.kind {
-            case let .wildcard(maxWords, exclude):
+            case let .wildcard(maxWords, minWords, exclude):
                 if let field, field.kind != .text {
                     throw GrammarError("the free-text list {\(list)} cannot fill \(field.rawValue), which takes a \(field.kind) value", at: location)
                 }
-                source = .wildcard(maxWords: maxWords, exclude: Set(exclude.map { wordID($0) }))
+                source = .wildcard(maxWords: maxWords, minWords: minWords, exclude: Set(exclude.map { wordID($0) }))
             case let .values(_, literal):
                 let index = listIndex[list]!
                 if let field {

@@ -12,7 +12,7 @@ struct ListDefinition: Sendable {
         /// `literal`: the entries are phrasing of the grammar ("I don't like", "turn shuffle off"), and
         /// their words rank as literal words, not as list hits.
         case values([ListEntry], literal: Bool)
-        case wildcard(maxWords: Int, exclude: [String])
+        case wildcard(maxWords: Int, minWords: Int, exclude: [String])
     }
     var name: String
     var kind: Kind
@@ -241,7 +241,7 @@ package struct GrammarLoader {
     private func readList(_ name: String, _ node: Node, location: SourceLocation, level: Int, yaml: YAMLFile,
                           template: (Node, String) throws -> (String, TemplateNode)) throws -> ListDefinition {
         let body = try yaml.mapping(node, "list {\(name)}")
-        try yaml.checkKeys(body, allowed: ["values", "wildcard", "max_words", "exclude", "literal"], in: "list {\(name)}")
+        try yaml.checkKeys(body, allowed: ["values", "wildcard", "max_words", "min_words", "exclude", "literal"], in: "list {\(name)}")
         let literal = try body.first { $0.key == "literal" }.map { node -> Bool in
             guard let b = node.value.bool else { throw GrammarError("`literal` is true or false", at: yaml.location(node.value)) }
             return b
@@ -249,8 +249,13 @@ package struct GrammarLoader {
         if let w = body.first(where: { $0.key == "wildcard" }), w.value.bool == true {
             let maxWords = try body.first { $0.key == "max_words" }.map { try yaml.int($0.value, "max_words") } ?? 12
             guard maxWords >= 1 else { throw GrammarError("max_words must be at least 1", at: yaml.location(w.value)) }
+            let minNode = body.first { $0.key == "min_words" }
+            let minWords = try minNode.map { try yaml.int($0.value, "min_words") } ?? 1
+            guard (1...maxWords).contains(minWords) else {
+                throw GrammarError("min_words is at least 1 and at most max_words (\(maxWords))", at: yaml.location((minNode ?? w).value))
+            }
             let exclude = try body.first { $0.key == "exclude" }.map { try yaml.strings($0.value, "exclude") } ?? []
-            return ListDefinition(name: name, kind: .wildcard(maxWords: maxWords, exclude: exclude.map(matchingForm)),
+            return ListDefinition(name: name, kind: .wildcard(maxWords: maxWords, minWords: minWords, exclude: exclude.map(matchingForm)),
                                   location: location, level: level)
         }
         guard let values = body.first(where: { $0.key == "values" }) else {

@@ -373,7 +373,7 @@ struct Matcher {
                                         chart: &chart, steps: &steps)
                             }
                         case .wildcard:
-                            let maxWords = Int(plan.maxWords)
+                            let maxWords = Int(plan.maxWords), minWords = Int(plan.minWords)
                             if locked {
                                 // A vocabulary hit: free text may take it whole, and then its words rank
                                 // as literal words (a vocabulary hit beats lists, recognisers and free text).
@@ -397,6 +397,7 @@ struct Matcher {
                             while end < n, end - position < maxWords, exclude.isEmpty || !exclude.contains(input.wordIDs[end]),
                                   input.lockAt.isEmpty || input.lockAt[end] < 0 {
                                 end += 1
+                                if end - position < minWords { continue }
                                 if onlyWords {
                                     if end == n {
                                         if automaton.acceptRange(target).isEmpty { continue }
