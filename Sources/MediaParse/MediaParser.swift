@@ -213,7 +213,8 @@ public final class MediaParser: Sendable {
         }
         var steps: [Step] = []
         steps.reserveCapacity(256)
-        let candidates = Ranking.order(matcher.match(input, steps: &steps), grammar: grammar, steps: steps)
+        let candidates = Ranking.order(matcher.match(input, steps: &steps), grammar: grammar, steps: steps,
+                                       pauses: Ranking.pauses(in: utterance))
         let builder = ReadingBuilder(grammar: grammar)
         var readings: [ReadingBuilder.Reading] = []
         var seen = Set<ParseResult>()

@@ -65,6 +65,23 @@ final class GrammarTests: XCTestCase {
         XCTAssertTrue(wrong?.message.contains("min_words") == true, "\(String(describing: wrong))")
     }
 
+    func testTwoFreeTextsSideBySideAreCutWhereTheSpeakerPaused() throws {
+        let parser = try MediaParser(locale: "xx", catalog: catalog(["a.yaml": """
+            intents:
+              INPlayMediaIntent:
+                data:
+                  - sentences:
+                      - "play {name:mediaName} {name:artistName}"
+            lists:
+              name: {wildcard: true}
+            """]), cacheCompiledGrammar: false)
+        // With no pause, the first free text runs longest; a comma moves the cut.
+        XCTAssertEqual(parser.parse("play one two three").mediaSearch?.artistName, "three")
+        XCTAssertEqual(parser.parse("play one, two three").mediaSearch?.artistName, "two three")
+        XCTAssertEqual(parser.parse("play one, two three").mediaSearch?.mediaName, "one")
+        XCTAssertEqual(parser.parse("play one two; three").mediaSearch?.mediaName, "one two")
+    }
+
     func testBrokenYAMLNamesLineAndColumn() {
         let e = grammarError(["a.yaml": "intents:\n  INPlayMediaIntent:\n    data: [\n"])
         XCTAssertEqual(e?.location.file, "xx/a.yaml")

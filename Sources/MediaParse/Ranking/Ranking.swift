@@ -42,19 +42,41 @@ extension Rank {
 
 enum Ranking {
     /// Complete readings best first: by rank; on a tie, a media reading before a NotMedia one, then the
-    /// reading whose free text runs further before the next marker ("Out From Under | from | Hurricane
-    /// Chris"), then the earlier sentence.
-    static func order(_ found: [Candidate], grammar: CompiledGrammar, steps: [Step]) -> [Candidate] {
+    /// reading with more free texts ending where the speaker paused (a comma: "人间天堂，张冬玲唱的", "Hello,
+    /// Adele"), then the reading whose free text runs further before the next marker ("Out From Under |
+    /// from | Hurricane Chris"), then the earlier sentence.
+    ///
+    /// - Parameter pauses: the token positions after a pause (`pauses(in:)`).
+    static func order(_ found: [Candidate], grammar: CompiledGrammar, steps: [Step], pauses: Set<Int16> = []) -> [Candidate] {
         let ends = found.map { Matcher.wildcardEnds(of: $0.step, steps: steps, grammar: grammar) }
+        let atPause = pauses.isEmpty ? [] : ends.map { $0.filter(pauses.contains).count }
         return found.indices.sorted { i, j in
             let x = found[i], y = found[j]
             if x.rank != y.rank { return x.rank > y.rank }
             let a = grammar.sentences[Int(x.sentence)].intent == .notMedia
             let b = grammar.sentences[Int(y.sentence)].intent == .notMedia
             if a != b { return b }
+            if !atPause.isEmpty, atPause[i] != atPause[j] { return atPause[i] > atPause[j] }
             if ends[i] != ends[j] { return ends[i].lexicographicallyPrecedes(ends[j]) == false }
             return x.sentence < y.sentence
         }.map { found[$0] }
+    }
+
+    /// Signs that mark a pause between words: commas, semicolons, colons, stops (not "." or "-", which are
+    /// inside names: "Mr. Brightside", "Jay-Z").
+    static let pauseSigns: Set<Unicode.Scalar> = [",", "，", "、", ";", "；", ":", "：", "。", "!", "！", "?", "？", "…", "–", "—", "｡", "､"]
+
+    /// The token positions `p` with a pause sign between token `p - 1` and token `p`.
+    static func pauses(in utterance: Utterance) -> Set<Int16> {
+        var out = Set<Int16>()
+        let tokens = utterance.tokens
+        guard tokens.count > 1 else { return out }
+        for p in 1..<tokens.count {
+            let from = tokens[p - 1].end, to = tokens[p].start
+            guard from < to else { continue }
+            if utterance.scalars[from..<to].contains(where: pauseSigns.contains) { out.insert(Int16(p)) }
+        }
+        return out
     }
 
     /// The share of words matched by literals, lists and recognisers, wildcard words counting half; lower
