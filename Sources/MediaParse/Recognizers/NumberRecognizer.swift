@@ -357,19 +357,21 @@ final class NumberRecognizer: Sendable {
         }
 
         // Radio frequencies: "89.1 FM", "1010 AM"; the band before the number ("FM 97.4", "调频 97.4"), or
-        // glued to it in one word ("FM97.4", "97.4FM").
+        // glued to it in one word ("FM97.4", "97.4FM"). In those two forms the number is one no band starts
+        // below (a radio band begins at 87.5 MHz, 153 kHz): "3am" is a time.
         for n in numbers where n.end < tokens.count && frequencyBands.contains(tokens[n.end].key) {
             out.append(Entity(start: n.start, end: n.end + 1, kind: .frequency, value: .text("")))
         }
-        for n in numbers where n.start > 0 && frequencyBands.contains(tokens[n.start - 1].key) {
+        func mayBeFrequency(_ value: Double?) -> Bool { (value ?? 0) >= 50 }
+        for n in numbers where n.start > 0 && frequencyBands.contains(tokens[n.start - 1].key) && mayBeFrequency(n.value.number) {
             out.append(Entity(start: n.start - 1, end: n.end, kind: .frequency, value: .text("")))
         }
         if !frequencyBands.isEmpty {
             for (i, token) in tokens.enumerated() where token.key.first?.isNumber == true || token.key.last?.isNumber == true {
                 let key = Substring(token.key)
                 if frequencyBands.contains(where: { band in
-                    (key.hasPrefix(band) && digitsValue(key.dropFirst(band.count)) != nil)
-                        || (key.hasSuffix(band) && digitsValue(key.dropLast(band.count)) != nil)
+                    (key.hasPrefix(band) && mayBeFrequency(digitsValue(key.dropFirst(band.count))))
+                        || (key.hasSuffix(band) && mayBeFrequency(digitsValue(key.dropLast(band.count))))
                 }) {
                     out.append(Entity(start: i, end: i + 1, kind: .frequency, value: .text("")))
                 }
