@@ -86,18 +86,27 @@ final class KeyMakers: @unchecked Sendable {
     /// `text` with a space wherever a capital follows a small letter inside a word ("FourFiveSeconds" ->
     /// "Four Five Seconds", "OneRepublic" -> "One Republic"), or nil when it has no such place.
     static func wordsInside(_ text: String) -> String? {
-        var out = ""
-        var changed = false
+        // Most titles have no such place: found first on the bytes (ASCII) or scalars, without Characters.
+        func isSmall(_ s: Unicode.Scalar) -> Bool { s.isASCII ? (s.value >= 0x61 && s.value <= 0x7A) : s.properties.isLowercase }
+        func isCapital(_ s: Unicode.Scalar) -> Bool { s.isASCII ? (s.value >= 0x41 && s.value <= 0x5A) : s.properties.isUppercase }
+        var places: [String.UnicodeScalarView.Index] = []
         var afterSmall = false
-        for c in text {
-            if c.isUppercase, afterSmall {
-                out.append(" ")
-                changed = true
-            }
-            out.append(c)
-            afterSmall = c.isLowercase
+        let scalars = text.unicodeScalars
+        for i in scalars.indices {
+            let s = scalars[i]
+            if afterSmall, isCapital(s) { places.append(i) }
+            afterSmall = isSmall(s)
         }
-        return changed ? out : nil
+        guard !places.isEmpty else { return nil }
+        var out = String.UnicodeScalarView()
+        var from = scalars.startIndex
+        for at in places {
+            out.append(contentsOf: scalars[from..<at])
+            out.append(" ")
+            from = at
+        }
+        out.append(contentsOf: scalars[from...])
+        return String(out)
     }
 
     /// An episode's title without the code or number before it, or nil when it has none: the part after
@@ -156,7 +165,7 @@ final class KeyMakers: @unchecked Sendable {
             for f in whole.featured { names.append((.featured, f)) }
             for piece in m.names(artist).dropFirst() { names.append((.featured, piece)) }
             if let said = Self.wordsInside(artist) { names.append((.featured, m.title(said).main)) }  // "OneRepublic"
-            if row.type != "artist" {
+            if row.type != "artist", !artistAliases.isEmpty {
                 for alias in artistAliases[Catalog.fold(artist)] ?? [] { names.append((.featured, m.name(alias))) }
             }
         }

@@ -67,6 +67,7 @@ package final class NameKeyMaker: Sendable {
     /// hundred thousand artists). Cleared when they grow past `memoryLimit` entries.
     private let titleMemory = Locked<[String: TitleKeys]>([:])
     private let nameMemory = Locked<[String: NameKey]>([:])
+    private let namesMemory = Locked<[String: [NameKey]]>([:])
     private let soundMemory = Locked<[String: String]>([:])
     private static let memoryLimit = 200_000
 
@@ -126,6 +127,14 @@ package final class NameKeyMaker: Sendable {
     /// A name and, when it joins several ("Zedd & Alessia Cara", "Jay-Z, Kanye West"), each of them: the
     /// whole first. The joints are commas and the language's "and" words.
     package func names(_ text: String) -> [NameKey] {
+        // Remembered: a catalogue names the same artists again and again.
+        if let known = namesMemory.withLock({ $0[text] }) { return known }
+        let made = makeNames(text)
+        namesMemory.withLock { if $0.count > Self.memoryLimit { $0.removeAll() }; $0[text] = made }
+        return made
+    }
+
+    private func makeNames(_ text: String) -> [NameKey] {
         let whole = name(text)
         if !text.contains(where: { ",&+;".contains($0) }), !whole.words.isEmpty, andWords.isEmpty && featureWords.isEmpty
             || !text.contains(" ") { return [whole] }
