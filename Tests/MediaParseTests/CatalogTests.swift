@@ -103,8 +103,8 @@ final class CatalogTests: XCTestCase {
 
     func testEpisodesTitleEndsDecimalsAndCapitalsInsideAWord() throws {
         let r = try resolver("""
-            {"identifier":"e1","type":"podcastEpisode","title":"GAG451: Die Tulpenmanie","artist":"Richard Hemmer","album":"Geschichten aus der Geschichte"}
-            {"identifier":"e2","type":"podcastEpisode","title":"#280 Die Kaffeemaschine","artist":"Felix Lobrecht","album":"Gemischtes Hack"}
+            {"identifier":"e1","type":"podcastEpisode","title":"GAG451: Die Tulpenmanie","artist":"Richard Hemmer","album":"Geschichten aus der Geschichte","language":"de"}
+            {"identifier":"e2","type":"podcastEpisode","title":"#280 Die Kaffeemaschine","artist":"Felix Lobrecht","album":"Gemischtes Hack","language":"de"}
             {"identifier":"e3","type":"podcastEpisode","title":"Why We Sleep","artist":"Earwolf","album":"Science Club"}
             {"identifier":"b1","type":"audioBook","title":"Le Comte de Monte-Cristo","artist":"Alexandre Dumas"}
             {"identifier":"r1","type":"radioStation","title":"Q104.3"}
