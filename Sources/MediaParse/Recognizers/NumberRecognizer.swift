@@ -134,6 +134,10 @@ final class NumberRecognizer: Sendable {
                 }
             }
         }
+        // The bands glued to digits ("fm97.4", "97.4fm") are glued forms of a frequency.
+        for band in forms.frequencyBands where !band.contains(" ") {
+            glued += ["\(band){digits}", "{digits}\(band)"].compactMap { GluedForm($0, fold: { $0 }) }.map { (.frequency, $0) }
+        }
         self.glued = glued
         self.phrases = phrases
         wordForms = glued.contains { $0.1.part != .digits }
@@ -357,25 +361,12 @@ final class NumberRecognizer: Sendable {
         }
 
         // Radio frequencies: "89.1 FM", "1010 AM"; the band before the number ("FM 97.4", "调频 97.4"), or
-        // glued to it in one word ("FM97.4", "97.4FM"). In those two forms the number is one no band starts
-        // below (a radio band begins at 87.5 MHz, 153 kHz): "3am" is a time.
+        // glued to it in one word ("FM97.4", "97.4FM": glued forms made from the bands in `init`), both from 50 up (`mayBeFrequency`).
         for n in numbers where n.end < tokens.count && frequencyBands.contains(tokens[n.end].key) {
             out.append(Entity(start: n.start, end: n.end + 1, kind: .frequency, value: .text("")))
         }
-        func mayBeFrequency(_ value: Double?) -> Bool { (value ?? 0) >= 50 }
-        for n in numbers where n.start > 0 && frequencyBands.contains(tokens[n.start - 1].key) && mayBeFrequency(n.value.number) {
+        for n in numbers where n.start > 0 && frequencyBands.contains(tokens[n.start - 1].key) && Self.mayBeFrequency(n.value.number) {
             out.append(Entity(start: n.start - 1, end: n.end, kind: .frequency, value: .text("")))
-        }
-        if !frequencyBands.isEmpty {
-            for (i, token) in tokens.enumerated() where token.key.first?.isNumber == true || token.key.last?.isNumber == true {
-                let key = Substring(token.key)
-                if frequencyBands.contains(where: { band in
-                    (key.hasPrefix(band) && mayBeFrequency(digitsValue(key.dropFirst(band.count))))
-                        || (key.hasSuffix(band) && mayBeFrequency(digitsValue(key.dropLast(band.count))))
-                }) {
-                    out.append(Entity(start: i, end: i + 1, kind: .frequency, value: .text("")))
-                }
-            }
         }
 
         // Durations: (number | "a") unit [fraction].
@@ -534,6 +525,10 @@ final class NumberRecognizer: Sendable {
     /// ordinal a whole number, a year a whole year (two digits: below 30 this century, else the last).
     ///
     /// - Parameter digitsWidth: for digits, how many were written (a decade is written with 2 or 4).
+    /// A frequency said with its band before it or glued to it is a number no band starts below (a radio
+    /// band begins at 87.5 MHz, 153 kHz): "3am" is a time.
+    static func mayBeFrequency(_ value: Double?) -> Bool { (value ?? 0) >= 50 }
+
     private func derive(_ kind: RecognizerKind, _ inner: Entity, digitsWidth: Int? = nil) -> SlotValue? {
         if inner.kind == kind { return inner.value }  // "{decade} jahre"
         guard case let .number(v) = inner.value else { return nil }
@@ -558,6 +553,8 @@ final class NumberRecognizer: Sendable {
             return (1000...2099).contains(n) ? yearRange(n) : nil
         case .speed, .percent, .number:
             return .number(v)
+        case .frequency:
+            return Self.mayBeFrequency(v) ? .text("") : nil
         default:
             return nil
         }
