@@ -206,7 +206,6 @@ enum ImportChunk: Sendable {
 /// One item ready to store: its keys and every column worked out, off the writer's thread.
 struct PreparedItem: Sendable {
     let row: CatalogRow
-    let keys: ItemKeys
     let releaseDay: String?
     let genres: String?
     let aliases: String?
@@ -220,7 +219,6 @@ struct PreparedItem: Sendable {
 
     init(row: CatalogRow, keys: ItemKeys) {
         self.row = row
-        self.keys = keys
         releaseDay = row.releaseDate.flatMap(CatalogRow.releaseDay)
         genres = Catalog.joinList(row.genres)
         aliases = Catalog.joinList(row.aliases)
