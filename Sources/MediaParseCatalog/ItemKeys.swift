@@ -49,7 +49,16 @@ struct ItemKeys: Sendable {
         return out.joined(separator: " ")
     }
 
-    var ftsSounds: String { names.flatMap(\.key.sounds).joined(separator: " ") }
+    /// Every word's sound key, and each name's sounds joined with letters repeated across words said once,
+    /// the form a name written in another script meets ("King Gnu" -> "kngn" = "キングヌー").
+    var ftsSounds: String {
+        var out: [String] = []
+        for n in names {
+            out += n.key.sounds.filter { !$0.isEmpty }
+            if n.key.sounds.count > 1, n.key.sounds.count <= 4 { out.append(Resolver.collapsed(n.key.sounds.joined())) }
+        }
+        return out.joined(separator: " ")
+    }
 
     /// The genres in the index, and the stems of all names (so "Ärzten" finds "Ärzte").
     var ftsGenres: String { genres.joined(separator: " ") }
@@ -151,7 +160,14 @@ final class KeyMakers: @unchecked Sendable {
         if let short = title.short { names.append((.short, short)) }
         for sub in title.subtitles { names.append((.short, sub)) }
         for f in title.featured { names += m.names(f.words.joined(separator: " ")).map { (.featured, $0) } }
-        for a in row.aliases ?? [] { names.append((.alias, m.name(a))) }
+        // Aliases are spoken forms, said in the app's language as often as in the item's: "昨日重现" of the
+        // English "Yesterday Once More" is keyed by the catalogue's Chinese rules too.
+        let home = row.language.map { !$0.isBlank } == true ? maker(for: nil) : nil
+        for a in row.aliases ?? [] {
+            let key = m.name(a)
+            names.append((.alias, key))
+            if let home, home !== m, case let other = home.name(a), other != key { names.append((.alias, other)) }
+        }
         // "GAG451: Die Tulpenmanie", "#280 Die Kaffeemaschine": an episode's number is not said with its title.
         if row.type == "podcastEpisode" || row.type == "tvShowEpisode", let said = Self.withoutEpisodeCode(titleText) {
             names.append((.alias, m.title(said).main))
@@ -166,7 +182,11 @@ final class KeyMakers: @unchecked Sendable {
             for piece in m.names(artist).dropFirst() { names.append((.featured, piece)) }
             if let said = Self.wordsInside(artist) { names.append((.featured, m.title(said).main)) }  // "OneRepublic"
             if row.type != "artist", !artistAliases.isEmpty {
-                for alias in artistAliases[Catalog.fold(artist)] ?? [] { names.append((.featured, m.name(alias))) }
+                for alias in artistAliases[Catalog.fold(artist)] ?? [] {
+                    let key = m.name(alias)
+                    names.append((.featured, key))
+                    if let home, home !== m, case let other = home.name(alias), other != key { names.append((.featured, other)) }
+                }
             }
         }
         if let album = row.album { names.append((.album, m.title(album).main)) }

@@ -143,6 +143,9 @@ public final class Resolver: Sendable {
         var album: NameKey?
         var genres: [NameKey] = []
         var type: String?
+        /// Whether a word of the request said the type ("the song", "podcast"): a type the grammar gave
+        /// without one ("播放X" is read as a song) is a preference among namesakes, not a requirement.
+        var typeSaid = false
         var sortOrder: MediaSortOrder?
         var dates: (start: String, end: String)?
         /// A year said alone may be a title ("play 1989 by Taylor Swift", "2112"): its digits as a name.
@@ -162,6 +165,7 @@ public final class Resolver: Sendable {
             album = text(search.albumName).map { maker.title($0).main }
             genres = ((search.genreNames ?? []) + (search.moodNames ?? [])).map { maker.name($0) }.filter { !$0.isEmpty }
             type = search.mediaType?.rawValue
+            typeSaid = result.spans?["mediaType"] != nil
             sortOrder = search.sortOrder
             dates = search.releaseDate.map { ($0.start, $0.end) }
             if name?.main.isEmpty ?? true { name = nil }
@@ -244,6 +248,7 @@ public final class Resolver: Sendable {
                 if k.words.count > 1 { words.insert(k.compact) }
                 if k.whole != k.compact { words.insert(k.whole) }
                 sounds.formUnion(k.sounds.filter { !$0.isEmpty })
+                if k.sounds.count > 1 { sounds.insert(Self.collapsed(k.sounds.joined())) }
                 stems.formUnion(zip(k.words, k.stems).map { $0 == $1 ? $0 : $1 })
                 words.formUnion(zip(k.words, k.stems).compactMap { $0 == $1 ? nil : $1 })
             }
@@ -503,7 +508,8 @@ public final class Resolver: Sendable {
         if q.name != nil, q.artist != nil, c.type == "artist", q.type != "artist" { score *= 0.8 }
         // "Play some sad songs": a type said with a genre or mood alone asks for music of it, not one song.
         let genreAlone = q.name == nil && q.artist == nil && q.album == nil && !q.genres.isEmpty
-        let typeFactor = Self.typeFactor(requested: genreAlone && q.type == "song" ? "music" : q.type, item: c.type)
+        var typeFactor = Self.typeFactor(requested: genreAlone && q.type == "song" ? "music" : q.type, item: c.type)
+        if !q.typeSaid, q.name != nil { typeFactor = max(typeFactor, Self.unsaidTypeFactor) }
         score *= typeFactor
         if q.type != nil, typeFactor == 1 { matched.append("type") }
         if let d = q.dates, !yearInName {
@@ -549,6 +555,10 @@ public final class Resolver: Sendable {
         } + rest
         return sorted
     }
+
+    /// The least an item of another type keeps when the request's type was not said but given by the
+    /// grammar (a name after a verb of playing read as a song): enough to stay above an absent name's score.
+    static let unsaidTypeFactor = 0.9
 
     /// How well an item of type `item` answers a request for `requested` (1: the same).
     static func typeFactor(requested: String?, item: String) -> Double {
@@ -619,8 +629,51 @@ public final class Resolver: Sendable {
         let atStart = Array(c.stems.prefix(n)) == q.stems, atEnd = Array(c.stems.suffix(n)) == q.stems
         // A family name alone names a person ("Grönemeyer"); a first name alone does not ("Amaia" is not
         // "Amaia Montero"); a band is said by its first words ("Red Hot").
-        guard atEnd || (atStart && n > 1) else { return s }
-        return max(s, 0.8 + 0.15 * Double(n) / Double(c.words.count))
+        let part = 0.8 + 0.15 * Double(n) / Double(c.words.count)
+        guard atEnd || (atStart && n > 1) else {
+            // The family name alone, misheard or mistyped ("Grönemaier", "Gainsbour"): as alike as its sound.
+            let tail = NameKey(words: Array(c.words.suffix(n)), sounds: Array(c.sounds.suffix(n)), stems: Array(c.stems.suffix(n)))
+            let t = similarity(q, tail)
+            return t >= 0.7 ? max(s, part * t) : s
+        }
+        return max(s, part)
+    }
+
+    /// How alike two spellings are, 0–1: one less the share of letters to change (Levenshtein), so that a
+    /// short sound key shared by two names ("sd": Seed, Seeed, Sido) can tell the close spelling apart.
+    static func spellingCloseness(_ a: String, _ b: String) -> Double {
+        let x = Array(a.unicodeScalars), y = Array(b.unicodeScalars)
+        guard !x.isEmpty, !y.isEmpty else { return x.isEmpty && y.isEmpty ? 1 : 0 }
+        var row = Array(0...y.count)
+        for i in 1...x.count {
+            var previous = row[0]
+            row[0] = i
+            for j in 1...y.count {
+                let was = row[j]
+                row[j] = x[i - 1] == y[j - 1] ? previous : 1 + min(previous, row[j], row[j - 1])
+                previous = was
+            }
+        }
+        return 1 - Double(row[y.count]) / Double(max(x.count, y.count))
+    }
+
+    /// The consonants of a sound key, each said once ("mariigoorudo" -> "mrgrd").
+    static func consonants(_ key: String) -> String {
+        var out = String.UnicodeScalarView()
+        var last: Unicode.Scalar?
+        for u in key.unicodeScalars where !"aeiouy".unicodeScalars.contains(u) {
+            if u != last { out.append(u) }
+            last = u
+        }
+        return String(out)
+    }
+
+    /// A sound key with letters repeated across word joins said once ("king" + "gnu" -> "kngn").
+    static func collapsed(_ key: String) -> String {
+        var out = String.UnicodeScalarView()
+        var last: Unicode.Scalar?
+        for u in key.unicodeScalars where u != last { out.append(u); last = u }
+        return String(out)
     }
 
     /// How alike two names are, 0–1: 1 the same words; 0.97 the same letters ("AC/DC", "acdc"); below, the
@@ -633,7 +686,23 @@ public final class Resolver: Sendable {
         if q.stems == c.stems { return 0.94 }
         let qs = q.sounds.joined(), cs = c.sounds.joined()
         // The same sounds: a misheard name; a short key ("hl": halo, hello) says little.
-        if qs.count >= 2, qs == cs { return qs.count <= 2 && qs.allSatisfy(\.isASCII) ? 0.6 : 0.85 }
+        // A short key shared by close spellings ("Renault", "Renaud"; "Seed", "Seeed") is a misheard name.
+        if qs.count >= 2, qs == cs {
+            guard qs.count <= 2 && qs.allSatisfy(\.isASCII) else { return 0.85 }
+            return spellingCloseness(q.compact, c.compact) >= 0.7 ? 0.75 : 0.6
+        }
+        // The same sounds but for a letter said twice across words ("king" + "gnu" = "kngn").
+        let qc = collapsed(qs), cc = collapsed(cs)
+        if qc.count >= 3, qc == cc { return 0.85 }
+        // A name in kana and one in Latin letters ("キングヌー", "King Gnu"; "ミセスグリーンアップル", "Mrs. GREEN
+        // APPLE"): katakana spells the sounds of a foreign name, with vowels of its own, so only the
+        // consonants can meet, approximately (one apart in a long key).
+        let qKana = q.words.contains(where: NameKeyMaker.isKana), cKana = c.words.contains(where: NameKeyMaker.isKana)
+        if qKana != cKana, (qKana ? c : q).compact.utf8.allSatisfy({ $0 < 0x80 }) {
+            let a = consonants(qs), b = consonants(cs)
+            if a.count >= 3, a == b { return 0.85 }
+            if min(a.count, b.count) >= 5, editDistanceAtMostOne(a, b) { return 0.76 }
+        }
         var used = [Bool](repeating: false, count: c.words.count)
         var matched = 0.0
         for (i, w) in q.words.enumerated() {

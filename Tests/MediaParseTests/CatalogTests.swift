@@ -122,6 +122,38 @@ final class CatalogTests: XCTestCase {
         XCTAssertEqual(try first("play the audiobook monte", r, parser: english), "notFound", "one word is no title's end")
     }
 
+    func testMisheardNamesOtherScriptsAndTypesTheGrammarGaveWithoutAWord() throws {
+        let r = try resolver("""
+            {"identifier":"g1","type":"song","title":"Mensch","artist":"Herbert Grönemeyer","language":"de"}
+            {"identifier":"j1","type":"song","title":"Jein","artist":"Fettes Brot","language":"de"}
+            {"identifier":"a1","type":"artist","title":"Seeed","language":"de"}
+            {"identifier":"a2","type":"artist","title":"Sido","language":"de"}
+            {"identifier":"k1","type":"song","title":"白日","artist":"King Gnu","language":"ja"}
+            {"identifier":"k2","type":"song","title":"Happiness","artist":"嵐","language":"ja"}
+            {"identifier":"k3","type":"song","title":"パプリカ","artist":"Foorin","language":"ja"}
+            """)
+        let german = try MediaParser(locale: "de-DE"), japanese = try MediaParser(locale: "ja-JP")
+        XCTAssertEqual(try first("spiel Mensch von Grönemaier", r, parser: german), "g1", "a family name alone, misheard")
+        XCTAssertEqual(try first("spiel Jain von Fettes Brot", r, parser: german), "j1", "a short sound key, a close spelling")
+        XCTAssertEqual(try first("spiel Seed", r, parser: german), "a1", "of two names of one sound key, the closer spelling")
+        XCTAssertEqual(try first("キングヌーの白日をかけて", r, parser: japanese), "k1", "a Latin name said in katakana")
+        XCTAssertEqual(try first("嵐のハピネスをかけて", r, parser: japanese), "k2", "a Latin title said in katakana")
+        XCTAssertEqual(try first("ポルカをかけて", r, parser: japanese), "notFound", "kana keep their vowels among themselves")
+        // A Chinese catalogue, asked in Chinese: "播放X" is read as a song, which the show still answers.
+        let (zh, _) = try Catalog.load(file: try write("zh.jsonl", """
+            {"identifier":"z1","type":"podcastShow","title":"好好说话 第2季","artist":"马东","language":"zh"}
+            {"identifier":"z2","type":"song","title":"Yesterday Once More","artist":"Carpenters","language":"en","aliases":["昨日重现"]}
+            {"identifier":"z3","type":"song","title":"2002年的第一场雪","artist":"刀郎","language":"zh"}
+            """), locale: "zh-CN")
+        let chinese = try MediaParser(locale: "zh-CN"), zr = Resolver(catalog: zh)
+        let typed = chinese.parse("播放好好说话第2季")
+        XCTAssertEqual(typed.mediaSearch?.mediaType, .song, "the premise: a type without a word for it")
+        XCTAssertEqual(try zr.resolve(typed)?.items.first?.identifier, "z1")
+        XCTAssertEqual(try zr.resolve(chinese.parse("播放歌曲好好说话第2季"))?.notFound, true, "a type said is required")
+        XCTAssertEqual(try first("播放昨日重现", zr, parser: chinese), "z2", "an alias keyed by the catalogue's language too")
+        XCTAssertEqual(try first("播放二零零二年的第一场雪", zr, parser: chinese), "z3", "numerals said one by one")
+    }
+
     func testReadingsAsLikelyAsTheFirstAreResolvedToo() throws {
         // "del" twice: the parser's first reading takes the last as "by", the catalogue says it is the first.
         let r = try resolver("""

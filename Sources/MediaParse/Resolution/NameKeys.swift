@@ -242,7 +242,8 @@ package final class NameKeyMaker: Sendable {
         var runStart = 0
         while runStart < tokens.count {
             var runEnd = runStart
-            while runEnd < tokens.count, digitAt[runEnd] != nil, tokens[runEnd].key.unicodeScalars.first?.properties.numericType == nil { runEnd += 1 }
+            // Words, not digits ("nine one one"; "二零零二", whose characters are numerals but not digits).
+            while runEnd < tokens.count, digitAt[runEnd] != nil, tokens[runEnd].key.unicodeScalars.first?.properties.numericType != .decimal { runEnd += 1 }
             if runEnd - runStart >= 2 {
                 readings.append((runStart, runEnd, (runStart..<runEnd).map { String(digitAt[$0]!) }.joined(), true))
             }
@@ -334,7 +335,31 @@ package final class NameKeyMaker: Sendable {
             break
         }
         if w.isEmpty { w = input }
-        return NameKey(words: w, sounds: w.map(sound), whole: kept.joined(), stems: w.map(stem))
+        return NameKey(words: w, sounds: sounds(of: w), whole: kept.joined(), stems: w.map(stem))
+    }
+
+    /// The sound-alike keys of words, one each; a run of kana words (Japanese is cut one kana a word) is
+    /// keyed whole, on its first word (the others get none): a kana's sound depends on its neighbours
+    /// ("ッ" doubles the next, "ュ" bends the one before, "ー" lengthens it).
+    private func sounds(of words: [String]) -> [String] {
+        var out = words.map(sound)
+        var i = 0
+        while i < words.count {
+            guard Self.isKana(words[i]) else { i += 1; continue }
+            var end = i + 1
+            while end < words.count, Self.isKana(words[end]) { end += 1 }
+            if end - i > 1 {
+                out[i] = sound(words[i..<end].joined())
+                for k in (i + 1)..<end { out[k] = "" }
+            }
+            i = end
+        }
+        return out
+    }
+
+    /// Whether a word is written in kana alone (hiragana, katakana, the long-vowel mark).
+    package static func isKana(_ word: String) -> Bool {
+        !word.isEmpty && word.unicodeScalars.allSatisfy { (0x3041...0x30FF).contains($0.value) || (0x31F0...0x31FF).contains($0.value) }
     }
 
     /// A word without the longest of the language's endings it has, keeping three letters or more.
@@ -361,8 +386,11 @@ package final class NameKeyMaker: Sendable {
         for r in rules.soundRewrites where s.contains(r.from) { s = s.replacingOccurrences(of: r.from, with: r.to) }
         var out = ""
         var last: Character?
+        // Kana keep their vowels: each is a syllable, and "ポルカ" is not "パプリカ". A name in kana meets one
+        // in Latin letters through `Resolver`'s comparison of consonants.
+        let keepVowels = rules.soundKeepsVowels || Self.isKana(word)
         for (n, c) in s.enumerated() where c != " " && c != "-" && c != "'" {
-            if !rules.soundKeepsVowels, n > 0, "aeiouy".contains(c) { last = c; continue }
+            if !keepVowels, n > 0, "aeiouy".contains(c) { last = c; continue }
             if c != last { out.append(c) }
             last = c
         }
