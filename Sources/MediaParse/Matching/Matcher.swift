@@ -394,7 +394,8 @@ struct Matcher {
                                 && layerNext.allSatisfy { automaton.slotEdges($0).isEmpty }
                             let exclude = grammar.slotExclusions[Int(slot)]
                             var end = position
-                            while end < n, end - position < maxWords, exclude.isEmpty || !exclude.contains(input.wordIDs[end]),
+                            while end < n, end - position < maxWords,
+                                  exclude.isEmpty || !Self.isExcluded(input.wordIDs[end], by: exclude),
                                   input.lockAt.isEmpty || input.lockAt[end] < 0 {
                                 end += 1
                                 if end - position < minWords { continue }
@@ -420,6 +421,12 @@ struct Matcher {
             }
         }
         return candidates
+    }
+
+    /// Whether word `id` is one of a free text's excluded words (`CompiledGrammar.slotExclusions`).
+    @inline(__always)
+    static func isExcluded(_ id: Int32, by bits: [UInt64]) -> Bool {
+        id >= 0 && Int(id) >> 6 < bits.count && bits[Int(id) >> 6] & (1 << UInt64(id & 63)) != 0
     }
 
     /// The modifier layer's moves at `position` (before any word there is read): a path whose modifier

@@ -16,7 +16,26 @@ struct ReadingBuilder {
         var step: Int32
     }
 
-    private static let quoteCharacters = CharacterSet(charactersIn: "\"'“”‘’«»„‚「」『』").union(.whitespacesAndNewlines)
+    /// Quotes and spaces around a free text ("play \"Hello\"") are not part of it.
+    @inline(__always)
+    private static func isQuoteOrSpace(_ s: Unicode.Scalar) -> Bool {
+        switch s {
+        case " ", "\t", "\n", "\r", "\u{0B}", "\u{0C}", "\"", "'", "“", "”", "‘", "’", "«", "»", "„", "‚", "「", "」", "『", "』": return true
+        default: return s.value >= 0x80 && (s.properties.isWhitespace)
+        }
+    }
+
+    /// `said` without quotes and spaces at either end; most free texts have none, and are returned as they are.
+    static func withoutQuotes(_ said: String) -> String {
+        let scalars = said.unicodeScalars
+        guard let first = scalars.first, let last = scalars.last else { return said }
+        if !isQuoteOrSpace(first), !isQuoteOrSpace(last) { return said }
+        guard let from = scalars.firstIndex(where: { !isQuoteOrSpace($0) }) else { return "" }
+        let to = scalars.lastIndex(where: { !isQuoteOrSpace($0) })!
+        var out = String.UnicodeScalarView()
+        out.append(contentsOf: scalars[from...to])
+        return String(out)
+    }
 
     /// nil when the reading fills a single-valued field twice.
     func build(_ candidate: Candidate, utterance: Utterance, input: MatchInput, steps: [Step], explain: Bool) -> Reading? {
@@ -73,7 +92,7 @@ struct ReadingBuilder {
                 value = .text(entry.value)
             case .wildcard:
                 wildcardWords += range.count
-                value = .text(said.trimmingCharacters(in: Self.quoteCharacters))
+                value = .text(Self.withoutQuotes(said))
             }
             if explain {
                 words.append(.init(text: said, matched: "{\(ref.listName):\(ref.slotName)}", value: value.description))

@@ -449,15 +449,23 @@ final class NumberRecognizer: Sendable {
                 }
         }
         // The word, the word with the signs stuck to it, and the word with the next word when they touch
-        // ("3.º" = 3 + "." + º, cut in two by the word breaker): (spelling, tokens it covers).
-        var spellings = [(token.key, 1)]
-        if !token.trailing.isEmpty {
-            for n in 1...token.trailing.count { spellings.append((token.key + token.trailing.prefix(n), 1)) }
+        // ("3.º" = 3 + "." + º, cut in two by the word breaker): (spelling, tokens it covers). What they are
+        // depends on those texts only: remembered under them (a word before a comma comes back often).
+        let next = touchesNext ? tokens[i + 1].key : nil
+        let memo = token.key + "\u{1}" + token.trailing + (next.map { "\u{2}" + $0 } ?? "")
+        return session.cachedGlued(memo) {
+            var spellings = [(token.key, 1)]
+            if !token.trailing.isEmpty {
+                for n in 1...token.trailing.count { spellings.append((token.key + token.trailing.prefix(n), 1)) }
+            }
+            if let next { spellings.append((token.key + token.trailing + next, 2)) }
+            return gluedEntities(spellings: spellings, at: 0, session: session)
+        }.map { e in
+            var e = e
+            e.start += i
+            e.end += i
+            return e
         }
-        if touchesNext {
-            spellings.append((token.key + token.trailing + tokens[i + 1].key, 2))
-        }
-        return gluedEntities(spellings: spellings, at: i, session: session)
     }
 
     /// The glued forms `spellings` (spelling, tokens it covers) of the word at `i` are.

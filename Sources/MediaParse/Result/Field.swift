@@ -30,6 +30,14 @@ public enum Field: String, Sendable, CaseIterable, Hashable {
     /// Extensions (not SiriKit): the volume asked for, and where to play (`target.area`, `target.device`).
     case volume, volumeChange, volumeStep, area, device
 
+    /// The case's place among the cases: a field without a payload is stored as it, one byte.
+    @inline(__always) var ordinal: UInt8 { withUnsafeBytes(of: self) { $0[0] } }
+
+    // Compared and hashed by that byte, not by the raw string (the default of a `String` enum): a reading's
+    // fields are hashed for every candidate the parser builds.
+    public static func == (a: Field, b: Field) -> Bool { a.ordinal == b.ordinal }
+    public func hash(into hasher: inout Hasher) { hasher.combine(ordinal) }
+
     /// Fields that collect every value instead of taking one.
     var isList: Bool { self == .genreNames || self == .moodNames }
 
