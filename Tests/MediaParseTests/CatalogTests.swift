@@ -154,6 +154,16 @@ final class CatalogTests: XCTestCase {
         XCTAssertEqual(try first("播放二零零二年的第一场雪", zr, parser: chinese), "z3", "numerals said one by one")
     }
 
+    func testNumbersWithMultiplierCharactersAndDigitGroupsKeyAsTheSameNumberInWords() throws {
+        let japanese = try NameKeyMaker(locale: "ja-JP"), french = try NameKeyMaker(locale: "fr-FR")
+        XCTAssertEqual(japanese.name("115万キロのフィルム").words, japanese.name("百十五万キロのフィルム").words)
+        XCTAssertEqual(japanese.name("2億4千万の瞳").words.first, "240000000")
+        XCTAssertEqual(japanese.name("1万次悲伤").words.first, "10000")
+        XCTAssertEqual(french.name("100 000 chansons").words, french.name("Cent mille chansons").words)
+        XCTAssertEqual(french.name("Apache 207").words, ["apache", "207"], "a number of three digits alone stays")
+        XCTAssertEqual(french.name("13 12 000").words.count, 2, "only groups of three after a first of one to three")
+    }
+
     func testReadingsAsLikelyAsTheFirstAreResolvedToo() throws {
         // "del" twice: the parser's first reading takes the last as "by", the catalogue says it is the first.
         let r = try resolver("""

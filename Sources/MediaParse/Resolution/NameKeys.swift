@@ -249,6 +249,14 @@ package final class NameKeyMaker: Sendable {
             }
             runStart = max(runEnd, runStart + 1)
         }
+        // Digits with the multiplier characters of Chinese and Japanese numbers after them ("115万", "2億4千万",
+        // "1万次"), and digits in groups of three set apart by spaces ("100 000"): one number each, as the
+        // same number in words is.
+        for start in tokens.indices where Self.isDigits(tokens[start].key) {
+            if let run = Self.multiplied(tokens, at: start) ?? Self.grouped(tokens, at: start) {
+                readings.append((start, run.end, String(run.value), false))
+            }
+        }
         // Longest first; between readings of equal length, digits said one by one, then the earlier.
         readings.sort { a, b in
             if a.end - a.start != b.end - b.start { return a.end - a.start > b.end - b.start }
@@ -299,6 +307,59 @@ package final class NameKeyMaker: Sendable {
             }
         }
         return out
+    }
+
+    static func isDigits(_ word: String) -> Bool {
+        !word.isEmpty && word.utf8.count <= 12 && word.utf8.allSatisfy { $0 >= 0x30 && $0 <= 0x39 }
+    }
+
+    /// The number of digits and multiplier characters from `start` ("2億4千万" = 240000000), when the run
+    /// has a multiplier: 十 百 千 multiply the digit before them within a section, 万 億 兆 (and 亿 萬) close
+    /// a section (their Unicode numeric values).
+    static func multiplied(_ tokens: [Token], at start: Int) -> (end: Int, value: Int)? {
+        var total = 0, section = 0, current: Int?
+        var i = start, multipliers = 0
+        while i < tokens.count {
+            let key = tokens[i].key
+            if isDigits(key), current == nil, let v = Int(key) {
+                current = v
+            } else if key.unicodeScalars.count == 1, let u = key.unicodeScalars.first, u.properties.numericType == .numeric,
+                      let m = u.properties.numericValue, m == m.rounded(), m >= 10, m <= 1e12 {
+                let unit = Int(m)
+                if unit >= 10_000 {
+                    let base = section + (current ?? 0)
+                    total += (base == 0 ? 1 : base) * unit
+                    section = 0
+                } else {
+                    section += (current ?? 1) * unit
+                }
+                current = nil
+                multipliers += 1
+            } else if key.unicodeScalars.count == 1, let u = key.unicodeScalars.first, u.properties.numericType == .numeric,
+                      let d = u.properties.numericValue, d >= 1, d <= 9, d == d.rounded(), current == nil, multipliers > 0 {
+                current = Int(d)  // "2億4千万" may write the later digits as characters: "2億四千万"
+            } else {
+                break
+            }
+            i += 1
+        }
+        guard multipliers > 0, total < Int(1e15) else { return nil }
+        return (i, total + section + (current ?? 0))
+    }
+
+    /// Digits in groups of three after a first group of one to three, each a word set apart by one space
+    /// ("100 000", "1 000 000").
+    static func grouped(_ tokens: [Token], at start: Int) -> (end: Int, value: Int)? {
+        guard tokens[start].key.utf8.count <= 3 else { return nil }
+        var text = tokens[start].key
+        var i = start + 1
+        while i < tokens.count, tokens[i].key.utf8.count == 3, isDigits(tokens[i].key), tokens[i - 1].trailing.isEmpty,
+              tokens[i].start == tokens[i - 1].end + 1 {
+            text += tokens[i].key
+            i += 1
+        }
+        guard i - start > 1, text.count <= 12, let v = Int(text) else { return nil }
+        return (i, v)
     }
 
     private func compareForm(_ word: String) -> String {
