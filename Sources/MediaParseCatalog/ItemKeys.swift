@@ -139,6 +139,21 @@ final class KeyMakers: @unchecked Sendable {
         return rest.isEmpty ? nil : rest
     }
 
+    /// A station's name without the frequency before or after it ("102.7 KIIS FM" -> "KIIS FM"), or nil
+    /// when it has none or is nothing else.
+    static func withoutFrequency(_ title: String) -> String? {
+        func isFrequency(_ word: Substring) -> Bool {
+            let parts = word.split(separator: ".", omittingEmptySubsequences: false)
+            guard parts.count <= 2, parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }),
+                  let value = Double(word) else { return false }
+            return (87.5...108).contains(value) || (150...30_000).contains(value) && parts.count == 1
+        }
+        var words = title.split(separator: " ")
+        guard words.count > 1 else { return nil }
+        if isFrequency(words[0]) { words.removeFirst() } else if isFrequency(words[words.count - 1]) { words.removeLast() } else { return nil }
+        return words.joined(separator: " ")
+    }
+
     /// The keys of `row`.
     /// - Parameter artistAliases: other names of artists, by artist name folded: an artist's aliases
     ///   ("ビートルズ" for "The Beatles") are names of its items' artist too.
@@ -172,6 +187,10 @@ final class KeyMakers: @unchecked Sendable {
         if row.type == "podcastEpisode" || row.type == "tvShowEpisode", let said = Self.withoutEpisodeCode(titleText) {
             names.append((.alias, m.title(said).main))
         }
+        // "102.7 KIIS FM", "WNYC 93.9": a station is named without its frequency as often as with it.
+        if Resolver.stationTypes.contains(row.type), let said = Self.withoutFrequency(titleText) {
+            names.append((.alias, m.title(said).main))
+        }
         // "FourFiveSeconds": a title written as one word with capitals inside is said as its words.
         if let said = Self.wordsInside(titleText) { names.append((.alias, m.title(said).main)) }
         if let artist = row.artist {
@@ -190,6 +209,16 @@ final class KeyMakers: @unchecked Sendable {
             }
         }
         if let album = row.album { names.append((.album, m.title(album).main)) }
+        // An item of another language is keyed by the catalogue's rules too: a request in the app's language
+        // writes and hears a foreign name its own way ("Chakira", "Maikel Jackson" in Spanish).
+        if let home, home !== m {
+            let title = home.title(titleText).main
+            if !names.contains(where: { $0.0 == .title && $0.1 == title }) { names.append((.title, title)) }
+            if let artist = row.artist, case let key = home.title(artist).main,
+               !names.contains(where: { $0.0 == .artist && $0.1 == key }) {
+                names.append((.artist, key))
+            }
+        }
         let genres = (row.genres ?? []).map { m.name($0).text }.filter { !$0.isEmpty }
         return ItemKeys(names: names.filter { !$0.1.isEmpty }, genres: genres)
     }

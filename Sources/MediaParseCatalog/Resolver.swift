@@ -253,7 +253,9 @@ public final class Resolver: Sendable {
                 words.formUnion(zip(k.words, k.stems).compactMap { $0 == $1 ? nil : $1 })
             }
             var columns: [(column: String, terms: Set<String>)] = []
-            for (column, set) in [("words", words), ("sounds", sounds), ("stems", stems)] {
+            // A name may be a genre ("play jazz radio": a station of jazz named "Jazz24").
+            let genreNamed = Set(queries.compactMap { $0.name?.main.words }.flatMap { $0 })
+            for (column, set) in [("words", words), ("sounds", sounds), ("stems", stems), ("genres", genreNamed)] {
                 let t = Self.tokens(set)
                 if !t.isEmpty { columns.append((column, t)) }
             }
@@ -509,7 +511,7 @@ public final class Resolver: Sendable {
         // "Play some sad songs": a type said with a genre or mood alone asks for music of it, not one song.
         let genreAlone = q.name == nil && q.artist == nil && q.album == nil && !q.genres.isEmpty
         var typeFactor = Self.typeFactor(requested: genreAlone && q.type == "song" ? "music" : q.type, item: c.type)
-        if !q.typeSaid, q.name != nil { typeFactor = max(typeFactor, Self.unsaidTypeFactor) }
+        if !q.typeSaid, q.type == "song", q.name != nil { typeFactor = max(typeFactor, Self.unsaidTypeFactor) }
         score *= typeFactor
         if q.type != nil, typeFactor == 1 { matched.append("type") }
         if let d = q.dates, !yearInName {
@@ -556,8 +558,9 @@ public final class Resolver: Sendable {
         return sorted
     }
 
-    /// The least an item of another type keeps when the request's type was not said but given by the
-    /// grammar (a name after a verb of playing read as a song): enough to stay above an absent name's score.
+    /// The least an item of another type keeps when the request's type is a song no word said, given by the
+    /// grammar to a name after a verb of playing ("播放X"): enough to stay above an absent name's score.
+    /// (A type given by a word inside the name, "kiss fm", still counts.)
     static let unsaidTypeFactor = 0.9
 
     /// How well an item of type `item` answers a request for `requested` (1: the same).
