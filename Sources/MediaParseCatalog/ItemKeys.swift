@@ -14,6 +14,9 @@ enum NameField: String, Sendable {
 struct ItemKeys: Sendable {
     var names: [(field: NameField, key: NameKey)] = []
     var genres: [String] = []
+    /// Whether the full-text index also holds each name's sounds joined: for languages whose sound keys come
+    /// through a transliterator (Japanese kana), where a name in one script meets a name in another only so.
+    var joinedSounds = false
 
     /// One line per name: field, words, sounds, separated by tabs.
     var encoded: String {
@@ -21,9 +24,10 @@ struct ItemKeys: Sendable {
             + genres.map { "genre\t\($0)\t" }).joined(separator: "\n")
     }
 
-    init(names: [(field: NameField, key: NameKey)], genres: [String]) {
+    init(names: [(field: NameField, key: NameKey)], genres: [String], joinedSounds: Bool = false) {
         self.names = names
         self.genres = genres
+        self.joinedSounds = joinedSounds
     }
 
     init(encoded: String) {
@@ -49,13 +53,13 @@ struct ItemKeys: Sendable {
         return out.joined(separator: " ")
     }
 
-    /// Every word's sound key, and each name's sounds joined with letters repeated across words said once,
-    /// the form a name written in another script meets ("King Gnu" -> "kngn" = "キングヌー").
+    /// Every word's sound key, and (`joinedSounds`) each name's sounds joined with letters repeated across
+    /// words said once, the form a name written in another script meets ("King Gnu" -> "kngn" = "キングヌー").
     var ftsSounds: String {
         var out: [String] = []
         for n in names {
             out += n.key.sounds.filter { !$0.isEmpty }
-            if n.key.sounds.count > 1, n.key.sounds.count <= 4 { out.append(Resolver.collapsed(n.key.sounds.joined())) }
+            if joinedSounds, n.key.sounds.count > 1, n.key.sounds.count <= 4 { out.append(Resolver.collapsed(n.key.sounds.joined())) }
         }
         return out.joined(separator: " ")
     }
@@ -220,7 +224,7 @@ final class KeyMakers: @unchecked Sendable {
             }
         }
         let genres = (row.genres ?? []).map { m.name($0).text }.filter { !$0.isEmpty }
-        return ItemKeys(names: names.filter { !$0.1.isEmpty }, genres: genres)
+        return ItemKeys(names: names.filter { !$0.1.isEmpty }, genres: genres, joinedSounds: m.hasSoundTransform || home?.hasSoundTransform == true)
     }
 }
 

@@ -253,8 +253,9 @@ public final class Resolver: Sendable {
                 words.formUnion(zip(k.words, k.stems).compactMap { $0 == $1 ? nil : $1 })
             }
             var columns: [(column: String, terms: Set<String>)] = []
-            // A name may be a genre ("play jazz radio": a station of jazz named "Jazz24").
-            let genreNamed = Set(queries.compactMap { $0.name?.main.words }.flatMap { $0 })
+            // A station's or playlist's name may be a genre ("play jazz radio": a station of jazz named "Jazz24").
+            let namedByGenre = queries[0].type.map { Self.stationTypes.contains($0) || ["playlist", "genre", "music"].contains($0) } ?? false
+            let genreNamed = namedByGenre ? Set(queries.compactMap { $0.name?.main.words }.flatMap { $0 }) : []
             for (column, set) in [("words", words), ("sounds", sounds), ("stems", stems), ("genres", genreNamed)] {
                 let t = Self.tokens(set)
                 if !t.isEmpty { columns.append((column, t)) }

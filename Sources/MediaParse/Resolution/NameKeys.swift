@@ -113,6 +113,9 @@ package final class NameKeyMaker: Sendable {
         sameWords = same
     }
 
+    /// Whether the language's sound keys come through a transliterator (pinyin, kana in Latin letters).
+    package var hasSoundTransform: Bool { soundPool != nil }
+
     /// The locale whose rules the maker follows ("de-DE").
     package var locale: String { runtime.profile.name }
 
