@@ -162,6 +162,10 @@ final class CatalogTests: XCTestCase {
         XCTAssertEqual(french.name("100 000 chansons").words, french.name("Cent mille chansons").words)
         XCTAssertEqual(french.name("Apache 207").words, ["apache", "207"], "a number of three digits alone stays")
         XCTAssertEqual(french.name("13 12 000").words.count, 2, "only groups of three after a first of one to three")
+        XCTAssertEqual(japanese.name("81.3FM").words, japanese.name("81.3").words, "a band glued to its frequency")
+        let english = try NameKeyMaker(locale: "en-US")
+        XCTAssertEqual(english.name("FM97.4").words, ["974"])
+        XCTAssertEqual(english.name("3am").words, ["3am"], "one digit is no frequency")
     }
 
     func testReadingsAsLikelyAsTheFirstAreResolvedToo() throws {

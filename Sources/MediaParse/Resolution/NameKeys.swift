@@ -58,6 +58,8 @@ package final class NameKeyMaker: Sendable {
     private let variantWords: [[String]]
     private let featureWords: [[String]]
     private let noiseWords: [[String]]
+    /// The noise words of one word, for a noise word glued to a number ("81.3FM").
+    private let noiseSingles: Set<String>
     private let articles: [[String]]
     /// Words for a decimal point, in matching form.
     private let decimalWords: Set<String>
@@ -101,6 +103,7 @@ package final class NameKeyMaker: Sendable {
         variantWords = phrases(rules.variantWords)
         featureWords = phrases(rules.featureWords)
         noiseWords = phrases(rules.noiseWords)
+        noiseSingles = Set(noiseWords.filter { $0.count == 1 }.map { $0[0] })
         decimalWords = Set(phrases(rules.decimalWords).filter { $0.count == 1 }.map { $0[0] })
         articles = phrases(runtime.profile.articles)
         var same: [String: String] = [:]
@@ -304,12 +307,31 @@ package final class NameKeyMaker: Sendable {
                     out[out.count - 1] += w
                 } else if !w.isEmpty {
                     w = compareForm(w)
-                    out.append(sameWords[w] ?? w)
+                    if let (a, b) = gluedNoise(w) {
+                        // "81.3FM", "FM97.4": a band glued to its frequency is a word of its own.
+                        out += [a, b]
+                    } else {
+                        out.append(sameWords[w] ?? w)
+                    }
                 }
                 i += 1
             }
         }
         return out
+    }
+
+    /// A word of digits and a one-word noise word glued to either end ("813fm", "fm974"), cut in two.
+    private func gluedNoise(_ word: String) -> (String, String)? {
+        guard !noiseSingles.isEmpty, let first = word.utf8.first, let last = word.utf8.last else { return nil }
+        let digitFirst = first >= 0x30 && first <= 0x39, digitLast = last >= 0x30 && last <= 0x39
+        guard digitFirst != digitLast else { return nil }
+        let cut = digitFirst ? word.firstIndex(where: { !$0.isNumber }) : word.firstIndex(where: \.isNumber)
+        guard let cut else { return nil }
+        let a = String(word[..<cut]), b = String(word[cut...])
+        let (digits, letters) = digitFirst ? (a, b) : (b, a)
+        // Two digits or more, as a frequency has ("3am" stays a time of day).
+        guard digits.utf8.count >= 2, Self.isDigits(digits), noiseSingles.contains(letters) else { return nil }
+        return (a, b)
     }
 
     static func isDigits(_ word: String) -> Bool {
