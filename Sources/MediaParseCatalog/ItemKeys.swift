@@ -179,13 +179,18 @@ final class KeyMakers: @unchecked Sendable {
         if let short = title.short { names.append((.short, short)) }
         for sub in title.subtitles { names.append((.short, sub)) }
         for f in title.featured { names += m.names(f.words.joined(separator: " ")).map { (.featured, $0) } }
-        // Aliases are spoken forms, said in the app's language as often as in the item's: "昨日重现" of the
-        // English "Yesterday Once More" is keyed by the catalogue's Chinese rules too.
-        let home = row.language.map { !$0.isBlank } == true ? maker(for: nil) : nil
+        // An item of another language is keyed by the catalogue's rules too, where they key it otherwise:
+        // aliases are spoken forms, said in the app's language as often as in the item's ("昨日重现" of the
+        // English "Yesterday Once More"), and a request in the app's language writes and hears a foreign
+        // title or artist its own way ("Chakira", "Maikel Jackson" in Spanish).
+        let home = row.language.map { !$0.isBlank } == true ? maker(for: nil).flatMap { $0 !== m ? $0 : nil } : nil
+        func inHomeLanguageToo(_ field: NameField, _ key: (NameKeyMaker) -> NameKey) {
+            guard let home, case let other = key(home), !names.contains(where: { $0.0 == field && $0.1 == other }) else { return }
+            names.append((field, other))
+        }
         for a in row.aliases ?? [] {
-            let key = m.name(a)
-            names.append((.alias, key))
-            if let home, home !== m, case let other = home.name(a), other != key { names.append((.alias, other)) }
+            names.append((.alias, m.name(a)))
+            inHomeLanguageToo(.alias) { $0.name(a) }
         }
         // "GAG451: Die Tulpenmanie", "#280 Die Kaffeemaschine": an episode's number is not said with its title.
         if row.type == "podcastEpisode" || row.type == "tvShowEpisode", let said = Self.withoutEpisodeCode(titleText) {
@@ -206,23 +211,14 @@ final class KeyMakers: @unchecked Sendable {
             if let said = Self.wordsInside(artist) { names.append((.featured, m.title(said).main)) }  // "OneRepublic"
             if row.type != "artist", !artistAliases.isEmpty {
                 for alias in artistAliases[Catalog.fold(artist)] ?? [] {
-                    let key = m.name(alias)
-                    names.append((.featured, key))
-                    if let home, home !== m, case let other = home.name(alias), other != key { names.append((.featured, other)) }
+                    names.append((.featured, m.name(alias)))
+                    inHomeLanguageToo(.featured) { $0.name(alias) }
                 }
             }
         }
         if let album = row.album { names.append((.album, m.title(album).main)) }
-        // An item of another language is keyed by the catalogue's rules too: a request in the app's language
-        // writes and hears a foreign name its own way ("Chakira", "Maikel Jackson" in Spanish).
-        if let home, home !== m {
-            let title = home.title(titleText).main
-            if !names.contains(where: { $0.0 == .title && $0.1 == title }) { names.append((.title, title)) }
-            if let artist = row.artist, case let key = home.title(artist).main,
-               !names.contains(where: { $0.0 == .artist && $0.1 == key }) {
-                names.append((.artist, key))
-            }
-        }
+        inHomeLanguageToo(.title) { $0.title(titleText).main }
+        if let artist = row.artist { inHomeLanguageToo(.artist) { $0.title(artist).main } }
         let genres = (row.genres ?? []).map { m.name($0).text }.filter { !$0.isEmpty }
         return ItemKeys(names: names.filter { !$0.1.isEmpty }, genres: genres, joinedSounds: m.hasSoundTransform || home?.hasSoundTransform == true)
     }

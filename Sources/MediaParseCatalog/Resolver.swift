@@ -663,13 +663,7 @@ public final class Resolver: Sendable {
 
     /// The consonants of a sound key, each said once ("mariigoorudo" -> "mrgrd").
     static func consonants(_ key: String) -> String {
-        var out = String.UnicodeScalarView()
-        var last: Unicode.Scalar?
-        for u in key.unicodeScalars where !"aeiouy".unicodeScalars.contains(u) {
-            if u != last { out.append(u) }
-            last = u
-        }
-        return String(out)
+        collapsed(String(String.UnicodeScalarView(key.unicodeScalars.filter { !"aeiouy".unicodeScalars.contains($0) })))
     }
 
     /// A sound key with letters repeated across word joins said once ("king" + "gnu" -> "kngn").

@@ -57,14 +57,14 @@ struct Utterance: Sendable {
 /// and digits in the same text stay whole. The session's transliterator (a locale's `transform`) is applied
 /// to every key.
 struct Tokenizer: Sendable {
-    var splitSuffixes: [String] = [] { didSet { suffixBytes = splitSuffixes.map { Array($0.utf8) } } }
-    var splitPrefixes: [String] = [] { didSet { prefixBytes = splitPrefixes.map { Array($0.utf8) } } }
+    let splitSuffixes: [String]
+    let splitPrefixes: [String]
     var characterWords = false
     /// The clitics as bytes, compared with each word's bytes: `hasSuffix` on strings compares characters
     /// (canonical equivalence) and was a fifth of tokenizing in a language with thirty of them. Keys are in
     /// matching form, so bytes say the same.
-    private var suffixBytes: [[UInt8]] = []
-    private var prefixBytes: [[UInt8]] = []
+    private let suffixBytes: [[UInt8]]
+    private let prefixBytes: [[UInt8]]
 
     init(splitSuffixes: [String] = [], splitPrefixes: [String] = [], characterWords: Bool = false) {
         self.splitSuffixes = splitSuffixes
