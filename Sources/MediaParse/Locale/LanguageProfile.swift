@@ -98,6 +98,10 @@ struct NumberForms: Sendable {
     var frequencyBands: [String] = []
     /// Words that join the halves of a year ("nineteen oh five").
     var yearZeroWords: [String] = []
+    /// Words that mark the decimal point of a number whose decimals are said one by one ("一点五").
+    var decimalWords: [String] = []
+    /// Years said digit by digit ("二零零八年").
+    var yearsDigitByDigit = false
     /// Letters that complete a number word's stem before a glued ending ("sevent" + "y" + "ies").
     var stemEndings: [String] = []
     /// The forms of the kinds made of a number: ordinals, decades, speeds, percentages, years.
@@ -244,7 +248,8 @@ extension LanguageProfile {
     private static func readNumbers(_ node: Node, yaml: YAMLFile, into numbers: inout NumberForms) throws {
         let entries = try yaml.mapping(node, "numbers")
         let allowed: Set<String> = ["decimal_separators", "number_aliases", "fractions", "articles_as_one", "duration_units",
-                                    "frequency_bands", "year_zero_words", "stem_endings"]
+                                    "frequency_bands", "year_zero_words", "stem_endings",
+                                    "decimal_words", "years_digit_by_digit"]
         try yaml.checkKeys(entries, allowed: allowed.union(derivedKinds.keys), in: "numbers")
         for e in entries {
             switch e.key {
@@ -266,6 +271,8 @@ extension LanguageProfile {
                 }
             case "frequency_bands": numbers.frequencyBands = try yaml.strings(e.value, "frequency_bands").map(matchingForm)
             case "year_zero_words": numbers.yearZeroWords = try yaml.strings(e.value, "year_zero_words").map(matchingForm)
+            case "decimal_words": numbers.decimalWords = try yaml.strings(e.value, "decimal_words").map(matchingForm)
+            case "years_digit_by_digit": numbers.yearsDigitByDigit = try yaml.bool(e.value, "years_digit_by_digit")
             case "stem_endings": numbers.stemEndings = try yaml.strings(e.value, "stem_endings").map(matchingForm)
             default:
                 guard let kind = derivedKinds[e.key] else { break }

@@ -40,6 +40,11 @@ final class NumberRecognizer: Sendable {
     private let units: [(words: [String], seconds: Double)]
     private let frequencyBands: Set<String>
     let yearZeroWords: Set<String>
+    /// Words that mark the decimal point of a number whose decimals are said one digit at a time ("一点五" =
+    /// 1.5 in Japanese, whose spell-out rules ICU writes "一・五").
+    private let decimalWords: Set<String>
+    /// Whether years are said digit by digit ("二〇〇八年", "二零零八"): four single digits in a row.
+    private let yearsDigitByDigit: Bool
     private let stemEndings: [String]
     private let glued: [(kind: RecognizerKind, form: GluedForm)]
     /// Phrase forms, each with how many of its items are fixed words.
@@ -98,6 +103,8 @@ final class NumberRecognizer: Sendable {
             .sorted { ($0.prefix.count, $0.prefix) > ($1.prefix.count, $1.prefix) }
         compoundAliasStarts = Set(compoundAliases.map { $0.prefix.prefix(3) })
         yearZeroWords = Set(forms.yearZeroWords)
+        decimalWords = Set(forms.decimalWords)
+        yearsDigitByDigit = forms.yearsDigitByDigit
         numberWords = cardinal.union(ordinal).union(yearZeroWords)
         ordinalWords = ordinal.subtracting(cardinal)
         // Words that only ever join two others ("and" of "one hundred and five", "y", "et", "komma", "点"):
@@ -301,6 +308,10 @@ final class NumberRecognizer: Sendable {
                 }
             }
             i = j
+        }
+
+        if yearsDigitByDigit || !decimalWords.isEmpty {
+            digitsOneByOne(tokens, numbers: &numbers, years: &out, session: session)
         }
 
         // "nineteen seventies": a century (10-20) right before a decade in words.
@@ -572,6 +583,50 @@ final class NumberRecognizer: Sendable {
         guard start + phrase.count <= tokens.count else { return false }
         for (k, w) in phrase.enumerated() where tokens[start + k].key != w { return false }
         return true
+    }
+
+    /// Numbers said one digit at a time: years ("二零零八") and decimals after a decimal word ("一点五",
+    /// "一点二五"). A token may hold several digits ("零八"), and the digits of a run are the concatenation of
+    /// its tokens'.
+    private func digitsOneByOne(_ tokens: [Token], numbers: inout [Entity], years: inout [Entity], session: ICUSession) {
+        let digits = tokens.map { digitString($0.key, session: session) }
+        // The longest run of digit tokens from each token, and its digits.
+        func run(from start: Int, limit: Int) -> (end: Int, digits: String)? {
+            var end = start, text = ""
+            while end < tokens.count, let d = digits[end], text.count + d.count <= limit { text += d; end += 1 }
+            return end > start ? (end, text) : nil
+        }
+        if yearsDigitByDigit {
+            for start in tokens.indices where digits[start] != nil && (start == 0 || digits[start - 1] == nil) {
+                guard let (end, text) = run(from: start, limit: 4), text.count == 4, end == tokens.count || digits[end] == nil,
+                      let year = Int(text), (1000...2099).contains(year),
+                      !years.contains(where: { $0.kind == .year && $0.start == start && $0.end == end }) else { continue }
+                years.append(Entity(start: start, end: end, kind: .year, value: yearRange(year)))
+            }
+        }
+        guard !decimalWords.isEmpty else { return }
+        for (k, token) in tokens.enumerated() where decimalWords.contains(token.key) && k + 1 < tokens.count {
+            guard let (end, text) = run(from: k + 1, limit: 6), let fraction = Double("0." + text) else { continue }
+            for n in numbers where n.end == k {
+                guard let whole = n.value.number, whole == whole.rounded() else { continue }
+                numbers.append(Entity(start: n.start, end: end, kind: .number, value: .number(whole + fraction)))
+            }
+        }
+    }
+
+    /// The digits a word spells one character at a time ("零八" -> "08", "〇" -> "0"); nil unless every
+    /// character is a number word of one digit.
+    private func digitString(_ key: String, session: ICUSession) -> String? {
+        guard !key.isEmpty, key.count <= 4 else { return nil }
+        var out = ""
+        for c in key {
+            var word = String(c)
+            if let alias = aliases[word] { word = alias }
+            guard !c.isASCII, numberWords.contains(word), let v = session.cachedSpelledNumber(word),
+                  v == v.rounded(), (0...9).contains(v) else { return nil }
+            out += String(Int(v))
+        }
+        return out
     }
 
     /// A run of number words read by ICU as one number. Words are joined as they were written: with a space,
