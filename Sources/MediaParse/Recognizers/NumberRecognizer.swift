@@ -390,25 +390,29 @@ final class NumberRecognizer: Sendable {
             amounts.append((n.start, n.end + 1, n.value.number ?? 0))
         }
         var durations: [Entity] = []
+        // Words that join two parts of a duration: the first of a fraction of several words ("and" of "and a
+        // half", "y" of "y medio").
+        let joiners = Set(fractions.compactMap { $0.words.count > 1 ? $0.words.first : nil })
         for (start, end, amount) in amounts where end < tokens.count {
             for (unit, seconds) in units where matches(unit, tokens, at: end) {
                 let unitEnd = end + unit.count
                 durations.append(Entity(start: start, end: unitEnd, kind: .duration, value: .number(amount * seconds)))
+                // The next unit left unsaid: "a minute thirty", "eine Minute dreißig", "一分三十", "an hour and
+                // twenty" are a minute and thirty seconds, an hour and twenty minutes.
+                if seconds >= 60, unitEnd < tokens.count {
+                    let from = joiners.contains(tokens[unitEnd].key) ? unitEnd + 1 : unitEnd
+                    for n in numbers where n.start == from {
+                        guard let v = n.value.number, v == v.rounded(), (1...59).contains(v) else { continue }
+                        durations.append(Entity(start: start, end: n.end, kind: .duration,
+                                                value: .number(amount * seconds + v * seconds / 60)))
+                    }
+                }
                 for (phrase, fraction) in fractions where matches(phrase, tokens, at: unitEnd) {
                     durations.append(Entity(start: start, end: unitEnd + phrase.count, kind: .duration,
                                             value: .number((amount + fraction) * seconds)))
                 }
             }
-            // A unit and a fraction with no number before them: "minuto y medio", "hora y media" (one and a half).
-        for i in 0..<tokens.count where unitStarts.contains(tokens[i].key) && !(i > 0 && amounts.contains { $0.1 == i }) {
-            for (unit, seconds) in units where matches(unit, tokens, at: i) {
-                for (phrase, fraction) in fractions where phrase.count > 1 && matches(phrase, tokens, at: i + unit.count) {
-                    durations.append(Entity(start: i, end: i + unit.count + phrase.count, kind: .duration,
-                                            value: .number((1 + fraction) * seconds)))
-                }
-            }
-        }
-        // A fraction inside a unit of several words: "一分半钟" (one minute and a half: 分 … 钟).
+            // A fraction inside a unit of several words: "一分半钟" (one minute and a half: 分 … 钟).
             for (unit, seconds) in units where unit.count > 1 && matches([unit[0]], tokens, at: end) {
                 for (phrase, fraction) in fractions where matches(phrase, tokens, at: end + 1)
                     && matches(Array(unit.dropFirst()), tokens, at: end + 1 + phrase.count) {
@@ -417,8 +421,16 @@ final class NumberRecognizer: Sendable {
                 }
             }
         }
+        // A unit and a fraction with no number before them: "minuto y medio", "hora y media" (one and a half).
+        for i in 0..<tokens.count where unitStarts.contains(tokens[i].key) && !(i > 0 && amounts.contains { $0.1 == i }) {
+            for (unit, seconds) in units where matches(unit, tokens, at: i) {
+                for (phrase, fraction) in fractions where phrase.count > 1 && matches(phrase, tokens, at: i + unit.count) {
+                    durations.append(Entity(start: i, end: i + unit.count + phrase.count, kind: .duration,
+                                            value: .number((1 + fraction) * seconds)))
+                }
+            }
+        }
         // "one minute thirty seconds", "a minute and ten seconds": consecutive durations add up
-        let joiners = Set(fractions.compactMap { $0.words.count > 1 ? $0.words.first : nil })
         var compound: [Entity] = []
         for a in durations {
             for b in durations where b.start == a.end || (b.start == a.end + 1 && joiners.contains(tokens[a.end].key)) {
