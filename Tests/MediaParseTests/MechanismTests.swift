@@ -37,6 +37,29 @@ final class MechanismTests: XCTestCase {
           polite: "(please|for me)"
         """
 
+    /// `exclude_alone`: a word a free text may hold, but not with nothing else ("Frank Ocean" is an artist,
+    /// "the ocean" is the end of a title); `exclude`: a word it may never hold.
+    func testFreeTextMayHoldAWordItMayNotBeAlone() throws {
+        let p = try parser("""
+            intents:
+              INPlayMediaIntent:
+                data:
+                  - sentences: ["play {name:mediaName} by {artist:artistName}", "play {name:mediaName}"]
+            lists:
+              name: {wildcard: true}
+              artist:
+                wildcard: true
+                exclude: [band]
+                exclude_alone: [ocean, the, sea]
+            """)
+        XCTAssertEqual(p.parse("play nights by frank ocean").mediaSearch?.artistName, "frank ocean")
+        XCTAssertEqual(p.parse("play nights by the ocean").mediaSearch?.artistName, nil)
+        XCTAssertEqual(p.parse("play nights by the ocean").mediaSearch?.mediaName, "nights by the ocean")
+        XCTAssertEqual(p.parse("play songs by the sea").mediaSearch?.mediaName, "songs by the sea")
+        XCTAssertEqual(p.parse("play waves by the ocean band").mediaSearch?.artistName, nil)
+        XCTAssertEqual(p.parse("play waves by the oceans").mediaSearch?.artistName, "the oceans")
+    }
+
     func testModifiersStandBeforeAndAfterAnySentence() throws {
         let p = try parser(Self.commands + """
 

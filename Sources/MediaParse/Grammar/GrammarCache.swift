@@ -22,7 +22,7 @@ struct GrammarCache {
     /// A German grammar takes some 40 MB, most others 10–20: room for every locale, twice over at most.
     static let maxBytes = 768 << 20
     static let magic: UInt32 = 0x4D50_4743  // "MPGC"
-    static let format: UInt32 = 5
+    static let format: UInt32 = 6
     /// Magic, format, key and checksum: what every cache file starts with.
     static let headerBytes = 4 + 4 + 8 + 8
 
@@ -327,7 +327,8 @@ extension CompiledGrammar {
             w.string(slot.field?.rawValue ?? "")
             switch slot.source {
             case let .list(index, literal): w.int(0); w.int(index); w.bool(literal)
-            case let .wildcard(maxWords, minWords, exclude): w.int(1); w.int(maxWords); w.int(minWords); w.i32s(exclude.sorted())
+            case let .wildcard(maxWords, minWords, exclude, alone):
+                w.int(1); w.int(maxWords); w.int(minWords); w.i32s(exclude.sorted()); w.i32s(alone.sorted())
             case let .recognizer(kind): w.int(2); w.string(kind.rawValue)
             }
         }
@@ -387,7 +388,7 @@ extension CompiledGrammar {
             let source: SlotSource
             switch try r.int() {
             case 0: source = .list(try r.int(), literal: try r.bool())
-            case 1: source = .wildcard(maxWords: try r.int(), minWords: try r.int(), exclude: Set(try r.i32s()))
+            case 1: source = .wildcard(maxWords: try r.int(), minWords: try r.int(), exclude: Set(try r.i32s()), excludeAlone: Set(try r.i32s()))
             case 2:
                 guard let kind = RecognizerKind(rawValue: try r.string()) else { throw CacheFormatError() }
                 source = .recognizer(kind)

@@ -2,7 +2,8 @@
 enum SlotSource: Sendable {
     /// A list; `literal`: its words rank as literal words.
     case list(Int, literal: Bool)
-    case wildcard(maxWords: Int, minWords: Int, exclude: Set<Int32>)
+    /// Free text; `excludeAlone`: words it may not consist of alone (`ListDefinition.Kind.wildcard`).
+    case wildcard(maxWords: Int, minWords: Int, exclude: Set<Int32>, excludeAlone: Set<Int32> = [])
     case recognizer(RecognizerKind)
 }
 
@@ -24,7 +25,7 @@ struct SlotPlan: Sendable {
             kind = .list
             list = Int32(index)
             self.literal = literal
-        case let .wildcard(maxWords, minWords, _):
+        case let .wildcard(maxWords, minWords, _, _):
             kind = .wildcard
             self.maxWords = Int32(maxWords)
             self.minWords = Int32(minWords)
@@ -154,6 +155,8 @@ final class CompiledGrammar: Sendable {
     /// Per slot, the words its free text may not hold, as a bit per word ID (empty when none): tested for
     /// every word a free text takes, where a hash set's lookup cost a twentieth of matching.
     let slotExclusions: [[UInt64]]
+    /// Per slot, a bitset over word IDs of the words its free text may not consist of alone; empty when none.
+    let slotAloneExclusions: [[UInt64]]
     /// The states where the modifier layer starts (`modifiers:` before and after), -1 when there is none.
     /// They are states of `automaton` (and, with the same numbers, of `nfa`), apart from the sentences.
     let beforeStart: Int32
@@ -198,11 +201,19 @@ final class CompiledGrammar: Sendable {
         slotBits = slots.map(\.fieldBit)
         slotIsList = slots.map { if case .list = $0.source { true } else { false } }
         slotPlans = slots.map { SlotPlan($0.source) }
-        slotExclusions = slots.map { slot in
-            guard case let .wildcard(_, _, exclude) = slot.source, !exclude.isEmpty else { return [] }
+        func bitset(_ ids: Set<Int32>) -> [UInt64] {
+            guard !ids.isEmpty else { return [] }
             var bits = [UInt64](repeating: 0, count: (wordIDs.count + 63) / 64 + 1)
-            for id in exclude where id >= 0 { bits[Int(id) >> 6] |= 1 << UInt64(id & 63) }
+            for id in ids where id >= 0 { bits[Int(id) >> 6] |= 1 << UInt64(id & 63) }
             return bits
+        }
+        slotExclusions = slots.map { slot in
+            guard case let .wildcard(_, _, exclude, _) = slot.source else { return [] }
+            return bitset(exclude)
+        }
+        slotAloneExclusions = slots.map { slot in
+            guard case let .wildcard(_, _, _, alone) = slot.source else { return [] }
+            return bitset(alone)
         }
         self.beforeStart = beforeStart
         self.afterStart = afterStart
@@ -552,11 +563,12 @@ struct GrammarCompiler {
             source = .recognizer(kind)
         } else if let definition = definition.lists[list] {
             switch definition.kind {
-            case let .wildcard(maxWords, minWords, exclude):
+            case let .wildcard(maxWords, minWords, exclude, alone):
                 if let field, field.kind != .text {
                     throw GrammarError("the free-text list {\(list)} cannot fill \(field.rawValue), which takes a \(field.kind) value", at: location)
                 }
-                source = .wildcard(maxWords: maxWords, minWords: minWords, exclude: Set(exclude.map { wordID($0) }))
+                source = .wildcard(maxWords: maxWords, minWords: minWords, exclude: Set(exclude.map { wordID($0) }),
+                                   excludeAlone: Set(alone.map { wordID($0) }))
             case let .values(_, literal):
                 let index = listIndex[list]!
                 if let field {

@@ -12,7 +12,9 @@ struct ListDefinition: Sendable {
         /// `literal`: the entries are phrasing of the grammar ("I don't like", "turn shuffle off"), and
         /// their words rank as literal words, not as list hits.
         case values([ListEntry], literal: Bool)
-        case wildcard(maxWords: Int, minWords: Int, exclude: [String])
+        /// `exclude`: words it may never hold; `excludeAlone`: words it may hold, but not with nothing else
+        /// ("Frank Ocean" is an artist, "l'océan" alone is not).
+        case wildcard(maxWords: Int, minWords: Int, exclude: [String], excludeAlone: [String])
     }
     var name: String
     var kind: Kind
@@ -241,7 +243,7 @@ package struct GrammarLoader {
     private func readList(_ name: String, _ node: Node, location: SourceLocation, level: Int, yaml: YAMLFile,
                           template: (Node, String) throws -> (String, TemplateNode)) throws -> ListDefinition {
         let body = try yaml.mapping(node, "list {\(name)}")
-        try yaml.checkKeys(body, allowed: ["values", "wildcard", "max_words", "min_words", "exclude", "literal"], in: "list {\(name)}")
+        try yaml.checkKeys(body, allowed: ["values", "wildcard", "max_words", "min_words", "exclude", "exclude_alone", "literal"], in: "list {\(name)}")
         let literal = try body.first { $0.key == "literal" }.map { node -> Bool in
             guard let b = node.value.bool else { throw GrammarError("`literal` is true or false", at: yaml.location(node.value)) }
             return b
@@ -255,7 +257,9 @@ package struct GrammarLoader {
                 throw GrammarError("min_words is at least 1 and at most max_words (\(maxWords))", at: yaml.location((minNode ?? w).value))
             }
             let exclude = try body.first { $0.key == "exclude" }.map { try yaml.strings($0.value, "exclude") } ?? []
-            return ListDefinition(name: name, kind: .wildcard(maxWords: maxWords, minWords: minWords, exclude: exclude.map(matchingForm)),
+            let alone = try body.first { $0.key == "exclude_alone" }.map { try yaml.strings($0.value, "exclude_alone") } ?? []
+            return ListDefinition(name: name, kind: .wildcard(maxWords: maxWords, minWords: minWords, exclude: exclude.map(matchingForm),
+                                                              excludeAlone: alone.map(matchingForm)),
                                   location: location, level: level)
         }
         guard let values = body.first(where: { $0.key == "values" }) else {

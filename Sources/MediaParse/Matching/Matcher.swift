@@ -393,12 +393,16 @@ struct Matcher {
                             let onlyWords = automaton.slotEdges(target).isEmpty
                                 && layerNext.allSatisfy { automaton.slotEdges($0).isEmpty }
                             let exclude = grammar.slotExclusions[Int(slot)]
+                            let alone = grammar.slotAloneExclusions[Int(slot)]
+                            // Is every word so far one the free text may not consist of alone?
+                            var onlyAlone = !alone.isEmpty
                             var end = position
                             while end < n, end - position < maxWords,
                                   exclude.isEmpty || !Self.isExcluded(input.wordIDs[end], by: exclude),
                                   input.lockAt.isEmpty || input.lockAt[end] < 0 {
                                 end += 1
-                                if end - position < minWords { continue }
+                                if onlyAlone { onlyAlone = Self.isExcluded(input.wordIDs[end - 1], by: alone) }
+                                if end - position < minWords || onlyAlone { continue }
                                 if onlyWords {
                                     if end == n {
                                         if automaton.acceptRange(target).isEmpty { continue }
