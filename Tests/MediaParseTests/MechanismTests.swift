@@ -60,6 +60,42 @@ final class MechanismTests: XCTestCase {
         XCTAssertEqual(p.parse("play waves by the oceans").mediaSearch?.artistName, "the oceans")
     }
 
+    /// The shared folder `mul/` starts every chain; a language's list with `extends: true` adds to the
+    /// shared list of that name, its own entry winning where both say the same words.
+    func testAListExtendsTheSharedListOfItsName() throws {
+        var c = catalog(["a.yaml": """
+            intents:
+              INPlayMediaIntent:
+                data:
+                  - sentences: ["play {name:mediaName} on {app:appName}", "play {name:mediaName}"]
+            lists:
+              name: {wildcard: true}
+              app:
+                extends: true
+                values:
+                  - {in: "(deezer|dizer)", out: "Deezer FR"}
+            """])
+        c.add(folder: "mul", path: "lists/apps.yaml", text: """
+            lists:
+              app:
+                values:
+                  - {in: "(spotify)", out: "Spotify"}
+                  - {in: "(deezer)", out: "Deezer"}
+            """)
+        let p = try MediaParser(locale: "xx", catalog: c, cacheCompiledGrammar: false)
+        XCTAssertEqual(p.parse("play jazz on spotify").appName, "Spotify")
+        XCTAssertEqual(p.parse("play jazz on dizer").appName, "Deezer FR")
+        XCTAssertEqual(p.parse("play jazz on deezer").appName, "Deezer FR")
+        XCTAssertThrowsError(try MediaParser(locale: "mul", catalog: c, cacheCompiledGrammar: false))
+
+        // Without the shared list there is nothing to extend: the file is named.
+        let alone = catalog(["a.yaml": "lists:\n  app:\n    extends: true\n    values: [spotify]\n"])
+        XCTAssertThrowsError(try MediaParser(locale: "xx", catalog: alone, cacheCompiledGrammar: false)) { error in
+            XCTAssertTrue("\(error)".contains("xx/a.yaml"), "\(error)")
+            XCTAssertTrue("\(error)".contains("extends"), "\(error)")
+        }
+    }
+
     func testModifiersStandBeforeAndAfterAnySentence() throws {
         let p = try parser(Self.commands + """
 

@@ -71,8 +71,8 @@ public struct GrammarCatalog: Sendable {
         folders[folder, default: [:]][path] = File(displayPath: "\(folder)/\(path)", text: text)
     }
 
-    /// Locale folders that hold at least one grammar file, sorted.
-    public var locales: [String] { folders.keys.sorted() }
+    /// Locale folders that hold at least one grammar file, sorted (not the shared lists of `mul/`).
+    public var locales: [String] { folders.keys.filter { $0 != GrammarLoader.sharedFolder }.sorted() }
 }
 
 /// A locale name in BCP 47 form: "de_DE" -> "de-DE", "EN-gb" -> "en-GB", "zh_Hans_CN" -> "zh-Hans-CN".

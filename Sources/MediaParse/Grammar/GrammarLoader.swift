@@ -20,6 +20,9 @@ struct ListDefinition: Sendable {
     var kind: Kind
     var location: SourceLocation
     var level: Int
+    /// `extends: true`: the entries add to the list of the same name in a more general folder (the shared
+    /// `mul/` lists, the language's for a region) instead of replacing it.
+    var extends = false
 }
 
 struct RuleDefinition: Sendable {
@@ -66,11 +69,15 @@ package struct GrammarLoader {
 
     package init(catalog: GrammarCatalog) { self.catalog = catalog }
 
+    /// The folder of lists shared by every language (ISO 639's "mul", multiple languages): names said alike
+    /// everywhere, such as the world's audio services. It starts every locale's chain.
+    package static let sharedFolder = "mul"
+
     /// Picks the folder chain for `requested` ("en", "en_GB", "en-NZ").
     package func resolve(_ requested: String) throws -> (name: String, chain: [String]) {
         let name = canonicalLocaleName(requested)
         let parts = name.split(separator: "-").map(String.init)
-        guard let language = parts.first, !language.isEmpty else {
+        guard let language = parts.first, !language.isEmpty, language != Self.sharedFolder else {
             throw UnsupportedLocaleError(requested: requested, available: catalog.locales)
         }
         var chosen: String?
@@ -104,6 +111,7 @@ package struct GrammarLoader {
             chain.insert(canonical, at: 0)
             current = canonical
         }
+        if catalog.folders[Self.sharedFolder] != nil, chain.first != Self.sharedFolder { chain.insert(Self.sharedFolder, at: 0) }
         return (outputName, chain)
     }
 
@@ -142,6 +150,9 @@ package struct GrammarLoader {
         for path in files.keys.sorted() {
             let (level, file) = files[path]!
             try read(file, level: level, into: &grammar, splitWords: splitWords)
+        }
+        if let waiting = grammar.lists.values.filter(\.extends).min(by: { $0.location.description < $1.location.description }) {
+            throw Self.noBase(waiting)
         }
         return grammar
     }
@@ -189,8 +200,16 @@ package struct GrammarLoader {
                     if RecognizerKind(rawValue: list.key) != nil {
                         throw GrammarError("{\(list.key)} is a built-in recogniser; give the list another name", at: location)
                     }
-                    grammar.lists[list.key] = try readList(list.key, list.value, location: location, level: level,
-                                                           yaml: yaml, template: template)
+                    let definition = try readList(list.key, list.value, location: location, level: level, yaml: yaml, template: template)
+                    // Files are read in path order, so a more specific folder's list may come first: it stays,
+                    // joined to this one if it extends it.
+                    if let existing = grammar.lists[list.key], existing.level > level {
+                        if existing.extends { grammar.lists[list.key] = try Self.extend(definition, with: existing) }
+                    } else if definition.extends, let base = grammar.lists[list.key] {
+                        grammar.lists[list.key] = try Self.extend(base, with: definition)
+                    } else {
+                        grammar.lists[list.key] = definition
+                    }
                 }
             case "modifiers":
                 let sides = try yaml.mapping(section.value, "modifiers")
@@ -243,12 +262,15 @@ package struct GrammarLoader {
     private func readList(_ name: String, _ node: Node, location: SourceLocation, level: Int, yaml: YAMLFile,
                           template: (Node, String) throws -> (String, TemplateNode)) throws -> ListDefinition {
         let body = try yaml.mapping(node, "list {\(name)}")
-        try yaml.checkKeys(body, allowed: ["values", "wildcard", "max_words", "min_words", "exclude", "exclude_alone", "literal"], in: "list {\(name)}")
+        try yaml.checkKeys(body, allowed: ["values", "wildcard", "max_words", "min_words", "exclude", "exclude_alone", "literal", "extends"],
+                           in: "list {\(name)}")
+        let extends = try body.first { $0.key == "extends" }.map { try yaml.bool($0.value, "`extends`") } ?? false
         let literal = try body.first { $0.key == "literal" }.map { node -> Bool in
             guard let b = node.value.bool else { throw GrammarError("`literal` is true or false", at: yaml.location(node.value)) }
             return b
         } ?? false
         if let w = body.first(where: { $0.key == "wildcard" }), w.value.bool == true {
+            if extends { throw GrammarError("a free-text list cannot extend another; `extends` is for lists of values", at: location) }
             let maxWords = try body.first { $0.key == "max_words" }.map { try yaml.int($0.value, "max_words") } ?? 12
             guard maxWords >= 1 else { throw GrammarError("max_words must be at least 1", at: yaml.location(w.value)) }
             let minNode = body.first { $0.key == "min_words" }
@@ -315,7 +337,29 @@ package struct GrammarLoader {
             try checkUnique(forms, value, at: yaml.textLocation(inNode.value))
             entries.append(ListEntry(spoken: spoken, value: value, location: yaml.textLocation(inNode.value)))
         }
-        return ListDefinition(name: name, kind: .values(entries, literal: literal), location: location, level: level)
+        return ListDefinition(name: name, kind: .values(entries, literal: literal), location: location, level: level, extends: extends)
+    }
+
+    /// A list with `extends: true` joined to the list it extends: the base's entries, but for those sharing a
+    /// spoken form with one of the extension's (the more specific folder says what those words give), then
+    /// the extension's.
+    private static func extend(_ base: ListDefinition, with own: ListDefinition) throws -> ListDefinition {
+        guard base.level < own.level, case let .values(baseEntries, _) = base.kind, case let .values(ownEntries, literal) = own.kind else {
+            throw noBase(own)
+        }
+        let said = Set(ownEntries.flatMap { $0.spoken.expansions() ?? [] })
+        let kept = baseEntries.filter { entry in !(entry.spoken.expansions() ?? []).contains(where: said.contains) }
+        var joined = own
+        joined.kind = .values(kept + ownEntries, literal: literal)
+        // Still waiting for a more general list when the base extends one too.
+        joined.extends = base.extends
+        return joined
+    }
+
+    private static func noBase(_ list: ListDefinition) -> GrammarError {
+        GrammarError("list {\(list.name)} extends a list of a more general folder (the shared \(sharedFolder)/, or the "
+                     + "language's for a region), but there is no list of values of that name there; remove `extends`",
+                     at: list.location)
     }
 
     /// A one-form template's text as a value: "(Hip Hop)" is "Hip Hop" (brackets are syntax, not words).
