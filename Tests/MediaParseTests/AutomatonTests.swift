@@ -81,7 +81,7 @@ final class AutomatonTests: XCTestCase {
         _ = try MediaParser(locale: "en-US", appNames: ["ControlAudio"], cache: cache)
         let files = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasSuffix(".grammar") }
         XCTAssertEqual(files.count, 1)
-        let key = GrammarCache.key(locale: "en-US", chain: ["en", "en-US"], catalog: .builtIn)
+        let key = GrammarCache.key(locale: "en-US", chain: compiled.grammar.settings.chain, catalog: .builtIn)
         let loaded = try XCTUnwrap(cache.load(key, settings: compiled.grammar.settings), "the file just written reads back")
         XCTAssertEqual(loaded.automaton.wordKeys, compiled.grammar.automaton.wordKeys)
         XCTAssertEqual(loaded.sentences.count, compiled.grammar.sentences.count)
@@ -156,7 +156,7 @@ final class AutomatonTests: XCTestCase {
         let name = try XCTUnwrap(FileManager.default.contentsOfDirectory(atPath: directory.path).first { $0.hasSuffix(".grammar") })
         let url = directory.appendingPathComponent(name)
         let good = try Data(contentsOf: url)
-        let key = GrammarCache.key(locale: "en-US", chain: ["en", "en-US"], catalog: .builtIn)
+        let key = GrammarCache.key(locale: "en-US", chain: try GrammarLoader(catalog: .builtIn).resolve("en-US").chain, catalog: .builtIn)
         var damaged: [Data] = [Data(), good.prefix(20), good.prefix(good.count / 2), good + Data([0])]
         for i in stride(from: 20, to: good.count, by: good.count / 9) {
             var flipped = good
