@@ -469,7 +469,18 @@ package final class NameKeyMaker: Sendable {
             let w = s
             s = soundPool.withSession { session in session.cachedKey(w) { matchingForm(session.transformed(w)) } }
         }
-        for r in rules.soundRewrites where s.contains(r.from) { s = s.replacingOccurrences(of: r.from, with: r.to) }
+        // Digits inside a word are said ("sk8er" = "skater", "4ever" = "forever"); a number alone stays a number.
+        let lettered = s.contains(where: \.isLetter)
+        for r in rules.soundRewrites {
+            if !lettered, NameKeyMaker.isDigits(r.from) { continue }
+            // "^kn": at the start of the word only ("knight" = "night", but "weeknd" keeps its k).
+            if r.from.hasPrefix("^") {
+                let head = r.from.dropFirst()
+                if !head.isEmpty, s.hasPrefix(head) { s = r.to + s.dropFirst(head.count) }
+            } else if s.contains(r.from) {
+                s = s.replacingOccurrences(of: r.from, with: r.to)
+            }
+        }
         var out = ""
         var last: Character?
         // Kana keep their vowels: each is a syllable, and "ポルカ" is not "パプリカ". A name in kana meets one
