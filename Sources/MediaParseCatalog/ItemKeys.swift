@@ -159,8 +159,8 @@ final class KeyMakers: @unchecked Sendable {
     }
 
     /// The keys of `row`.
-    /// - Parameter artistAliases: other names of artists, by artist name folded: an artist's aliases
-    ///   ("ビートルズ" for "The Beatles") are names of its items' artist too.
+    /// - Parameter artistAliases: other names of artists and shows, by name folded: an artist's aliases
+    ///   ("ビートルズ" for "The Beatles") are names of its items' artist too, a show's of its episodes' show.
     func keys(for row: CatalogRow, artistAliases: [String: [String]] = [:]) -> ItemKeys {
         guard let m = maker(for: row.language) else { return ItemKeys(names: [], genres: []) }
         var names: [(NameField, NameKey)] = []
@@ -216,7 +216,16 @@ final class KeyMakers: @unchecked Sendable {
                 }
             }
         }
-        if let album = row.album { names.append((.album, m.title(album).main)) }
+        if let album = row.album {
+            names.append((.album, m.title(album).main))
+            // An episode's show by its other names ("コテンラジオ の最新エピソード").
+            if row.type == "podcastEpisode" {
+                for alias in artistAliases[Catalog.fold(album)] ?? [] {
+                    names.append((.album, m.name(alias)))
+                    inHomeLanguageToo(.album) { $0.name(alias) }
+                }
+            }
+        }
         inHomeLanguageToo(.title) { $0.title(titleText).main }
         if let artist = row.artist { inHomeLanguageToo(.artist) { $0.title(artist).main } }
         let genres = (row.genres ?? []).map { m.name($0).text }.filter { !$0.isEmpty }
