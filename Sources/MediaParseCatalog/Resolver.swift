@@ -833,13 +833,15 @@ public final class Resolver: Sendable {
     /// the threshold for "Nadie Sabe Nada" (0.67), while a title said in part is scored as before.
     static let extraWordWeight = 0.3
 
-    /// Two sound keys one letter apart, long enough to say something: three letters from the same first one,
-    /// or five ("ienifer", "enifer": the y of "Yenifer" is the j of "Jennifer").
+    /// Two sound keys one letter apart, long enough to say something: three letters or more from the same
+    /// first one; or five or more, one with a sound before the other ("ienifer", "enifer": the y of "Yenifer"
+    /// where "Jennifer" has a j that Spanish keys leave silent). Another first consonant is another name
+    /// ("Herbert", "Norbert").
     static func soundsOneApart(_ a: String, _ b: String) -> Bool {
         guard a != b, a.utf8.allSatisfy({ $0 < 0x80 }), b.utf8.allSatisfy({ $0 < 0x80 }) else { return false }
         let n = min(a.utf8.count, b.utf8.count)
-        guard n >= 5 || (n >= 3 && a.first == b.first) else { return false }
-        return editDistanceAtMostOne(a, b)
+        if a.first != b.first { return n >= 5 && (a.dropFirst() == b[...] || b.dropFirst() == a[...]) }
+        return n >= 3 && editDistanceAtMostOne(a, b)
     }
 
     /// A numbered work said by its kind and number, in either order ("5e symphonie", "symphonie numéro 5",

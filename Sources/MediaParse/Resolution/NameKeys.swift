@@ -477,6 +477,10 @@ package final class NameKeyMaker: Sendable {
             if r.from.hasPrefix("^") {
                 let head = r.from.dropFirst()
                 if !head.isEmpty, s.hasPrefix(head) { s = r.to + s.dropFirst(head.count) }
+            } else if r.from.hasSuffix("$") {
+                // "r$": at the end of the word only ("butter" is said "bata" in Japanese).
+                let tail = r.from.dropLast()
+                if !tail.isEmpty, s.hasSuffix(tail) { s = s.dropLast(tail.count) + r.to }
             } else if s.contains(r.from) {
                 s = s.replacingOccurrences(of: r.from, with: r.to)
             }
