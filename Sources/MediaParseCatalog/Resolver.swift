@@ -322,7 +322,9 @@ public final class Resolver: Sendable {
                 // "entspannt"), and items named after it.
                 let genreWords = Set(query.genres.flatMap { zip($0.words, $0.stems).map { w, s in s.count >= 4 ? s : w } })
                 let named = Set(query.genres.flatMap(\.words))
-                let match = "genres : (" + Self.terms(genreWords, prefix: true) + ") OR words : (" + Self.terms(named) + ")"
+                // Titles by the stem too ("Musik zum Konzentrieren": "Konzentriert arbeiten").
+                let match = "genres : (" + Self.terms(genreWords, prefix: true) + ") OR words : (" + Self.terms(named) + " OR "
+                    + Self.terms(genreWords, prefix: true) + ")"
                 ids.formUnion(try Int64.fetchAll(db, sql: """
                     SELECT f.rowid FROM item_fts f JOIN item i ON i.id = f.rowid WHERE item_fts MATCH ?
                     ORDER BY i.popularity DESC LIMIT 500
@@ -699,12 +701,15 @@ public final class Resolver: Sendable {
     }
 
     /// Two or more words of the request that are the first (or last) words of a longer title, at least
-    /// two fifths of it: `base` plus a fifth of the share they are; else 0.
+    /// two fifths of it, or a third for a head of words of three letters or more ("sergeant peppers" of "Sgt.
+    /// Pepper's Lonely Hearts Club Band"; a Japanese title is cut one character a word, and two of six say
+    /// little): `base` plus a fifth of the share they are; else 0.
     private static func titlePart(_ q: NameKey, _ c: NameKey, atEnd: Bool, base: Double) -> Double {
         let n = q.words.count
         guard n >= 2, n < c.words.count, (atEnd ? Array(c.words.suffix(n)) : Array(c.words.prefix(n))) == q.words else { return 0 }
         let r = Double(n) / Double(c.words.count)
-        return r >= 0.4 ? base + 0.2 * r : 0
+        let floor = !atEnd && q.words.allSatisfy { $0.count >= 3 } ? 0.33 : 0.4
+        return r >= floor ? base + 0.2 * r : 0
     }
 
     /// Names of people and bands are often said in part: "Grönemeyer" for "Herbert Grönemeyer", "Red Hot"

@@ -180,6 +180,7 @@ package final class NameKeyMaker: Sendable {
             var featured: [NameKey] = []
             var dropped = false
             var headWords: [String]?
+            var outsideWords: [String] = []
             for part in Self.parts(of: text) {
                 if part.isSide, headWords == nil { headWords = mainWords }
                 var w = words(part.text, session: session)
@@ -196,10 +197,16 @@ package final class NameKeyMaker: Sendable {
                     continue
                 }
                 mainWords += w
+                if !part.isSide { outsideWords += w }
             }
             let main = key(of: mainWords)
             var short: NameKey?
-            if let head = headWords, !head.isEmpty, head.count < mainWords.count { short = key(of: head) }
+            if let head = headWords, !head.isEmpty, head.count < mainWords.count {
+                short = key(of: head)
+            } else if headWords?.isEmpty == true, !outsideWords.isEmpty, outsideWords.count < mainWords.count {
+                // Brackets first: "(I Can't Get No) Satisfaction" is asked for as "Satisfaction".
+                short = key(of: outsideWords)
+            }
             var subtitles: [NameKey] = []
             if let colon = text.firstIndex(where: { $0 == ":" || $0 == "：" }) {
                 let head = makeTitleParts(String(text[..<colon]), session: session)
