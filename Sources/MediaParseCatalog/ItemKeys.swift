@@ -143,6 +143,13 @@ final class KeyMakers: @unchecked Sendable {
         return rest.isEmpty ? nil : rest
     }
 
+    /// The code before an episode's title ("#100" of "#100 「象は鼻が長い」の謎"), given the title without it.
+    static func episodeCode(_ title: String, rest: String) -> String? {
+        guard title.hasSuffix(rest), case let code = String(title.dropLast(rest.count)), code.contains(where: \.isNumber) else { return nil }
+        let trimmed = code.trimmingCharacters(in: CharacterSet(charactersIn: " :-–|"))
+        return trimmed.isEmpty ? nil : trimmed
+    }
+
     /// A station's name without the frequency before or after it ("102.7 KIIS FM" -> "KIIS FM"), or nil
     /// when it has none or is nothing else.
     static func withoutFrequency(_ title: String) -> String? {
@@ -195,6 +202,8 @@ final class KeyMakers: @unchecked Sendable {
         // "GAG451: Die Tulpenmanie", "#280 Die Kaffeemaschine": an episode's number is not said with its title.
         if row.type == "podcastEpisode" || row.type == "tvShowEpisode", let said = Self.withoutEpisodeCode(titleText) {
             names.append((.alias, m.title(said).main))
+            // …and is asked for by its number alone ("第100回" of "#100 「象は鼻が長い」の謎", with its show).
+            if let code = Self.episodeCode(titleText, rest: said) { names.append((.short, m.title(code).main)) }
         }
         // "102.7 KIIS FM", "WNYC 93.9": a station is named without its frequency as often as with it.
         if Resolver.stationTypes.contains(row.type), let said = Self.withoutFrequency(titleText) {

@@ -502,6 +502,20 @@ public final class Resolver: Sendable {
                     inContext = true
                 }
             }
+            // The artist or show said inside the name, with no word for "by" ("the elon musk joe rogan episode"):
+            // the name against a title and an artist said together, in either order, a little below.
+            if q.artist == nil, best < 0.9, name.main.words.count >= 3 {
+                for t in titles where t.field == .title || t.field == .alias {
+                    for a in artists where a.field == .artist {
+                        for k in [Self.joined(t.key, a.key), Self.joined(a.key, t.key)] {
+                            let s = Self.similarity(name.main, k) * 0.95
+                            guard s > best else { continue }
+                            best = s
+                            how = "name"
+                        }
+                    }
+                }
+            }
             // A playlist asked for by what it plays ("pon la lista de Rosalía": "Esto es ROSALÍA", "Rosalía
             // Essentials"): the name as the first or last words of a playlist's title.
             if q.type == "playlist", c.type == "playlist", q.nameIsArtist {
@@ -856,6 +870,11 @@ public final class Resolver: Sendable {
         guard q.words.count >= 2, let k = c.words.firstIndex(where: { $0.first?.isNumber == true }), k >= 1,
               k + 1 < c.words.count, k + 1 == q.words.count, c.words[...k].sorted() == q.words.sorted() else { return 0 }
         return 0.86
+    }
+
+    /// Two names said one after the other, as one key.
+    static func joined(_ a: NameKey, _ b: NameKey) -> NameKey {
+        NameKey(words: a.words + b.words, sounds: a.sounds + b.sounds, stems: a.stems + b.stems)
     }
 
     /// The name as the first or last words of a longer title ("Rosalía" of "Esto es ROSALÍA"): 0.8, else 0.
