@@ -322,9 +322,10 @@ public final class Resolver: Sendable {
                 // "entspannt"), and items named after it.
                 let genreWords = Set(query.genres.flatMap { zip($0.words, $0.stems).map { w, s in s.count >= 4 ? s : w } })
                 let named = Set(query.genres.flatMap(\.words))
-                // Titles by the stem too ("Musik zum Konzentrieren": "Konzentriert arbeiten").
-                let match = "genres : (" + Self.terms(genreWords, prefix: true) + ") OR words : (" + Self.terms(named) + " OR "
-                    + Self.terms(genreWords, prefix: true) + ")"
+                // A long word by its first seven letters too, the shared start `sameGenre` accepts ("konzentrieren":
+                // the genre "Konzentration").
+                let starts = Set(genreWords.filter { $0.count >= 9 }.map { String($0.prefix(7)) })
+                let match = "genres : (" + Self.terms(genreWords.union(starts), prefix: true) + ") OR words : (" + Self.terms(named) + ")"
                 ids.formUnion(try Int64.fetchAll(db, sql: """
                     SELECT f.rowid FROM item_fts f JOIN item i ON i.id = f.rowid WHERE item_fts MATCH ?
                     ORDER BY i.popularity DESC LIMIT 500
@@ -503,8 +504,8 @@ public final class Resolver: Sendable {
                 }
             }
             // The artist or show said inside the name, with no word for "by" ("the elon musk joe rogan episode"):
-            // the name against a title and an artist said together, in either order, a little below.
-            if q.artist == nil, best < 0.9, name.main.words.count >= 3 {
+            // the name against a title and an artist said together, in either order, a little below ("hello adele").
+            if q.artist == nil, best < 0.9, name.main.words.count >= 2 {
                 for t in titles where t.field == .title || t.field == .alias {
                     for a in artists where a.field == .artist {
                         for k in [Self.joined(t.key, a.key), Self.joined(a.key, t.key)] {
