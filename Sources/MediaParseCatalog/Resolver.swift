@@ -506,8 +506,9 @@ public final class Resolver: Sendable {
             // The artist or show said inside the name, with no word for "by" ("the elon musk joe rogan episode"):
             // the name against a title and an artist said together, in either order, a little below ("hello adele").
             if q.artist == nil, best < 0.9, name.main.words.count >= 2 {
+                let said = Set(name.main.words)
                 for t in titles where t.field == .title || t.field == .alias {
-                    for a in artists where a.field == .artist {
+                    for a in artists where a.field == .artist && a.key.words.contains(where: said.contains) {
                         for k in [Self.joined(t.key, a.key), Self.joined(a.key, t.key)] {
                             let s = Self.similarity(name.main, k) * 0.95
                             guard s > best else { continue }
@@ -802,7 +803,7 @@ public final class Resolver: Sendable {
         if qKana != cKana, (qKana ? c : q).compact.utf8.allSatisfy({ $0 < 0x80 }) {
             let a = consonants(qs), b = consonants(cs)
             if a.count >= 3, a == b { return 0.85 }
-            // Two consonants ("サン" = "SUN", "ワム" = "Wham!"): a short name said alike, just found.
+            // Two consonants ("サン" = "SUN", "バター" = "Butter"): a short name said alike, just found (0.72).
             if a.count == 2, a == b { return 0.72 }
             if min(a.count, b.count) >= 5, editDistanceAtMostOne(a, b) { return 0.76 }
         }
@@ -858,8 +859,9 @@ public final class Resolver: Sendable {
     /// where "Jennifer" has a j that Spanish keys leave silent). Another first consonant is another name
     /// ("Herbert", "Norbert").
     static func soundsOneApart(_ a: String, _ b: String) -> Bool {
-        guard a != b, a.utf8.allSatisfy({ $0 < 0x80 }), b.utf8.allSatisfy({ $0 < 0x80 }) else { return false }
-        let n = min(a.utf8.count, b.utf8.count)
+        // Lengths first: most pairs of words compared are rejected here, at no cost.
+        let x = a.utf8, y = b.utf8, n = min(x.count, y.count)
+        guard n >= 3, abs(x.count - y.count) <= 1, a != b, x.allSatisfy({ $0 < 0x80 }), y.allSatisfy({ $0 < 0x80 }) else { return false }
         if a.first != b.first { return n >= 5 && (a.dropFirst() == b[...] || b.dropFirst() == a[...]) }
         return n >= 3 && editDistanceAtMostOne(a, b)
     }

@@ -314,7 +314,10 @@ package final class NameKeyMaker: Sendable {
                     out[out.count - 1] += w
                 } else if !w.isEmpty {
                     w = compareForm(w)
-                    if let (a, b) = gluedNoise(w) {
+                    if w == "々", let previous = out.last, previous.count == 1 {
+                        // The iteration mark repeats the character before it ("前々前世" = "前前前世").
+                        out.append(previous)
+                    } else if let (a, b) = gluedNoise(w) {
                         // "81.3FM", "FM97.4": a band glued to its frequency is a word of its own.
                         out += [a, b]
                     } else {
