@@ -830,8 +830,8 @@ public final class Resolver: Sendable {
                 }
                 // A word misheard by one sound in a name of several words ("Maikel Jackson", "Leonard Skinner",
                 // "Pumped Up Kids"): the other words hold the name; a name of one word stays itself.
-                if s < 0.7, several, w.count >= 4, v.count >= 4, i < q.sounds.count, j < c.sounds.count,
-                   Self.soundsOneApart(q.sounds[i], c.sounds[j]) {
+                if s < 0.7, several, i < q.sounds.count, j < c.sounds.count, Self.soundsOneApart(q.sounds[i], c.sounds[j]),
+                   w.utf8.count >= 4, v.utf8.count >= 4 {
                     s = 0.7
                 }
                 if s > best { best = s; at = j }
@@ -870,7 +870,9 @@ public final class Resolver: Sendable {
     /// "neuvième symphonie" for "Symphonie n° 5 en ut mineur, op. 67"): the request's words are the title's
     /// words up to its first number, a head that names the work however long the rest is. 0 when not.
     static func numberedHead(_ q: NameKey, _ c: NameKey) -> Double {
-        guard q.words.count >= 2, let k = c.words.firstIndex(where: { $0.first?.isNumber == true }), k >= 1,
+        // Numbers are keyed as ASCII digits: a byte test rejects the titles and requests without one.
+        func isNumber(_ w: String) -> Bool { w.utf8.first.map { $0 >= 0x30 && $0 <= 0x39 } ?? false }
+        guard q.words.count >= 2, q.words.contains(where: isNumber), let k = c.words.firstIndex(where: isNumber), k >= 1,
               k + 1 < c.words.count, k + 1 == q.words.count, c.words[...k].sorted() == q.words.sorted() else { return 0 }
         return 0.86
     }
