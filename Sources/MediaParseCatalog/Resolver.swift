@@ -178,6 +178,8 @@ public final class Resolver: Sendable {
         /// title may hold them ("mambo number 5": genre "mambo", type "number", name "5"; "la symphonie
         /// numéro 5": type "symphonie", name "numéro 5").
         var nameInContext: TitleKeys?
+        /// The name's words, to tell at once whether an item's artist is said inside the name.
+        var nameWords: Set<String> = []
 
         init?(_ result: ParseResult, maker: NameKeyMaker) {
             guard let search = result.mediaSearch else { return nil }
@@ -193,6 +195,7 @@ public final class Resolver: Sendable {
             sortOrder = search.sortOrder
             dates = search.releaseDate.map { ($0.start, $0.end) }
             if name?.main.isEmpty ?? true { name = nil }
+            nameWords = Set(name?.main.words ?? [])
             if let d = dates, d.start.hasSuffix("-01-01"), d.end.hasSuffix("-12-31"), d.start.prefix(4) == d.end.prefix(4) {
                 let year = String(d.start.prefix(4))
                 if let name {
@@ -506,9 +509,8 @@ public final class Resolver: Sendable {
             // The artist or show said inside the name, with no word for "by" ("the elon musk joe rogan episode"):
             // the name against a title and an artist said together, in either order, a little below ("hello adele").
             if q.artist == nil, best < 0.9, name.main.words.count >= 2 {
-                let said = Set(name.main.words)
                 for t in titles where t.field == .title || t.field == .alias {
-                    for a in artists where a.field == .artist && a.key.words.contains(where: said.contains) {
+                    for a in artists where a.field == .artist && a.key.words.contains(where: q.nameWords.contains) {
                         for k in [Self.joined(t.key, a.key), Self.joined(a.key, t.key)] {
                             let s = Self.similarity(name.main, k) * 0.95
                             guard s > best else { continue }
