@@ -524,6 +524,15 @@ package final class NameKeyMaker: Sendable {
     /// A title cut into its main text and side parts: text in brackets, and what follows a dash set off by
     /// spaces ("Yesterday - Remastered 2009").
     static func parts(of text: String) -> [(text: String, isSide: Bool)] {
+        // A subtitle between two dashes closing the title ("2億4千万の瞳 -エキゾチック・ジャパン-") is a side part,
+        // as one in brackets is. (Not waves: "猫 ～THE FIRST TAKE ver.～" would then tie with "猫".)
+        for mark in ["-"] where text.hasSuffix(mark) && text.count > 2 {
+            let inner = text.dropLast()
+            if let open = inner.range(of: " " + mark, options: .backwards), open.lowerBound > inner.startIndex,
+               case let side = inner[open.upperBound...], !side.isBlank {
+                return parts(of: String(inner[..<open.lowerBound])) + [(String(side), true)]
+            }
+        }
         var parts: [(String, Bool)] = []
         var current = ""
         var depth = 0
