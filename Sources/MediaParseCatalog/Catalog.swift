@@ -235,7 +235,9 @@ public final class Catalog: Sendable {
                     let aliases = try artistAliases(for: items.map(\.row), db: db, seen: &seenAliases)
                     if !aliases.isEmpty {
                         for (i, item) in items.enumerated() where item.row.type != "artist" {
-                            guard let artist = item.row.artist, aliases[Self.fold(artist)] != nil else { continue }
+                            let byArtist = item.row.artist.map { aliases[Self.fold($0)] != nil } ?? false
+                            let byShow = item.row.type == "podcastEpisode" && item.row.album.map { aliases[Self.fold($0)] != nil } ?? false
+                            guard byArtist || byShow else { continue }
                             items[i] = PreparedItem(row: item.row, keys: keys.keys(for: item.row, artistAliases: aliases))
                         }
                     }
@@ -263,15 +265,17 @@ public final class Catalog: Sendable {
         try? db.writeWithoutTransaction { try $0.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
     }
 
-    /// The other names of the artists of `rows`: from artist rows of this import (`seen`, updated), else
-    /// from artist items already in the catalogue.
+    /// The other names of the artists of `rows`, and of the shows of its episodes ("コテンラジオ" of "歴史を面白く
+    /// 学ぶコテンラジオ (COTEN RADIO)", said for its newest episode): from artist and show rows of this import
+    /// (`seen`, updated), else from those already in the catalogue.
     private func artistAliases(for rows: [CatalogRow], db: Database, seen: inout [String: [String]]) throws -> [String: [String]] {
-        for row in rows where row.type == "artist" && !(row.aliases ?? []).isEmpty {
+        for row in rows where Self.lendsAliases(row.type) && !(row.aliases ?? []).isEmpty {
             seen[Self.fold(row.title), default: []] += row.aliases!
         }
         var found: [String: [String]] = [:]
         let find = try db.cachedStatement(sql: "SELECT alias FROM artist_alias WHERE artist = ?")
-        for artist in Set(rows.compactMap { $0.artist.map(Self.fold) }) {
+        let shows = rows.compactMap { $0.type == "podcastEpisode" ? $0.album.map(Self.fold) : nil }
+        for artist in Set(rows.compactMap { $0.artist.map(Self.fold) } + shows) {
             if let known = seen[artist] { found[artist] = known; continue }
             let aliases = try String.fetchAll(find, arguments: [artist])
             if !aliases.isEmpty { found[artist] = aliases }
@@ -279,9 +283,13 @@ public final class Catalog: Sendable {
         return found
     }
 
+    /// Whether an item's aliases are names of other items too: an artist's of its items' artist, a show's of
+    /// its episodes' show.
+    static func lendsAliases(_ type: String) -> Bool { type == "artist" || type == "podcastShow" }
+
     private func insert(_ items: [PreparedItem], into db: Database, summary: inout ImportSummary) throws {
         let keepAlias = try db.cachedStatement(sql: "INSERT OR IGNORE INTO artist_alias (artist, alias) VALUES (?, ?)")
-        for item in items where item.row.type == "artist" {
+        for item in items where Self.lendsAliases(item.row.type) {
             for alias in item.row.aliases ?? [] { try keepAlias.execute(arguments: [Self.fold(item.row.title), alias]) }
         }
         let findItem = try db.cachedStatement(sql: "SELECT id, keys FROM item WHERE identifier = ?")

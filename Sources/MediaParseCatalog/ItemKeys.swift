@@ -143,6 +143,13 @@ final class KeyMakers: @unchecked Sendable {
         return rest.isEmpty ? nil : rest
     }
 
+    /// The code before an episode's title ("#100" of "#100 「象は鼻が長い」の謎"), given the title without it.
+    static func episodeCode(_ title: String, rest: String) -> String? {
+        guard title.hasSuffix(rest), case let code = String(title.dropLast(rest.count)), code.contains(where: \.isNumber) else { return nil }
+        let trimmed = code.trimmingCharacters(in: CharacterSet(charactersIn: " :-–|"))
+        return trimmed.isEmpty ? nil : trimmed
+    }
+
     /// A station's name without the frequency before or after it ("102.7 KIIS FM" -> "KIIS FM"), or nil
     /// when it has none or is nothing else.
     static func withoutFrequency(_ title: String) -> String? {
@@ -159,8 +166,8 @@ final class KeyMakers: @unchecked Sendable {
     }
 
     /// The keys of `row`.
-    /// - Parameter artistAliases: other names of artists, by artist name folded: an artist's aliases
-    ///   ("ビートルズ" for "The Beatles") are names of its items' artist too.
+    /// - Parameter artistAliases: other names of artists and shows, by name folded: an artist's aliases
+    ///   ("ビートルズ" for "The Beatles") are names of its items' artist too, a show's of its episodes' show.
     func keys(for row: CatalogRow, artistAliases: [String: [String]] = [:]) -> ItemKeys {
         guard let m = maker(for: row.language) else { return ItemKeys(names: [], genres: []) }
         var names: [(NameField, NameKey)] = []
@@ -195,6 +202,8 @@ final class KeyMakers: @unchecked Sendable {
         // "GAG451: Die Tulpenmanie", "#280 Die Kaffeemaschine": an episode's number is not said with its title.
         if row.type == "podcastEpisode" || row.type == "tvShowEpisode", let said = Self.withoutEpisodeCode(titleText) {
             names.append((.alias, m.title(said).main))
+            // …and is asked for by its number alone ("第100回" of "#100 「象は鼻が長い」の謎", with its show).
+            if let code = Self.episodeCode(titleText, rest: said) { names.append((.short, m.title(code).main)) }
         }
         // "102.7 KIIS FM", "WNYC 93.9": a station is named without its frequency as often as with it.
         if Resolver.stationTypes.contains(row.type), let said = Self.withoutFrequency(titleText) {
@@ -216,7 +225,16 @@ final class KeyMakers: @unchecked Sendable {
                 }
             }
         }
-        if let album = row.album { names.append((.album, m.title(album).main)) }
+        if let album = row.album {
+            names.append((.album, m.title(album).main))
+            // An episode's show by its other names ("コテンラジオ の最新エピソード").
+            if row.type == "podcastEpisode" {
+                for alias in artistAliases[Catalog.fold(album)] ?? [] {
+                    names.append((.album, m.name(alias)))
+                    inHomeLanguageToo(.album) { $0.name(alias) }
+                }
+            }
+        }
         inHomeLanguageToo(.title) { $0.title(titleText).main }
         if let artist = row.artist { inHomeLanguageToo(.artist) { $0.title(artist).main } }
         let genres = (row.genres ?? []).map { m.name($0).text }.filter { !$0.isEmpty }

@@ -78,10 +78,17 @@ public final class Resolver: Sendable {
     private func scored(_ result: ParseResult) throws -> (Query, [Scored])? {
         guard let intent = result.intent, [.play, .add, .updateAffinity, .search].contains(intent),
               result.mediaSearch != nil, let maker = catalog.keys.maker(for: result.locale),
-              let query = Query(result, maker: maker) else { return nil }
+              var query = Query(result, maker: maker) else { return nil }
         var queries = QueryCache(result: result, first: query)
         var lookups = [query]
         if let home = catalog.keys.maker(for: nil), home.locale != maker.locale, let q = queries.query(for: home) { lookups.append(q) }
+        let exact = try candidates(for: lookups, stage: .exact)
+        if query.type == "playlist", let name = query.name?.main, exact.contains(where: { c in
+            c.keys.names.contains { ($0.field == .artist || $0.field == .featured) && $0.key.words == name.words }
+        }) {
+            query.nameIsArtist = true
+            queries.nameIsArtist = true
+        }
         func scoreAll(_ cs: [Candidate]) -> [Scored] {
             cs.map { c -> Scored in
                 // Keyed by the item's language, and by the request's: the better of the two ("fünfundzwanzig"
@@ -94,7 +101,7 @@ public final class Resolver: Sendable {
             }
         }
         // Exact names first (an index lookup); the full-text search only when they do not settle it.
-        var scored = scoreAll(try candidates(for: lookups, stage: .exact))
+        var scored = scoreAll(exact)
         // Settled: an item that fits well, or, for an artist alone, the artist's own items found by name
         // (the full-text search would only add other artists of similar names).
         let artistAlone = query.name == nil && query.album == nil && query.artist != nil
@@ -118,6 +125,11 @@ public final class Resolver: Sendable {
             byLocale = [first.locale: first]
         }
 
+        /// Set on every query made (see `Query.nameIsArtist`).
+        var nameIsArtist = false {
+            didSet { for k in byLocale.keys { byLocale[k]?.nameIsArtist = nameIsArtist } }
+        }
+
         /// The request keyed by the rules of an item's language (asked once per language of a request).
         var byLanguage: [String: Query?] = [:]
 
@@ -130,7 +142,8 @@ public final class Resolver: Sendable {
 
         mutating func query(for maker: NameKeyMaker) -> Query? {
             if let q = byLocale[maker.locale] { return q }
-            let q = Query(result, maker: maker)
+            var q = Query(result, maker: maker)
+            q?.nameIsArtist = nameIsArtist
             if let q { byLocale[maker.locale] = q }
             return q
         }
@@ -140,6 +153,12 @@ public final class Resolver: Sendable {
         var locale: String
         var name: TitleKeys?
         var artist: NameKey?
+        /// The artists of a request naming several ("Maroon 5とChristina Aguilera", "Zedd y Alessia Cara"),
+        /// each on its own: one may be the item's artist, the other featured.
+        var artistPieces: [NameKey] = []
+        /// Whether the name is the name of an artist of the catalogue (set once the exact lookup has found
+        /// items by it): a playlist may then be named after it ("Esto es ROSALÍA").
+        var nameIsArtist = false
         var album: NameKey?
         var genres: [NameKey] = []
         var type: String?
@@ -155,6 +174,12 @@ public final class Resolver: Sendable {
         /// The words from the name to the artist as said, when the title may hold the word the parser read
         /// as "by" ("Désolé de Sexion d'Assaut", "オードリーのオールナイトニッポン", "La Flaca de Jarabe de Palo").
         var nameThroughArtist: TitleKeys?
+        /// The name with the words the parse read next to it as its type or genre, when they touch it: a
+        /// title may hold them ("mambo number 5": genre "mambo", type "number", name "5"; "la symphonie
+        /// numéro 5": type "symphonie", name "numéro 5").
+        var nameInContext: TitleKeys?
+        /// The name's words, to tell at once whether an item's artist is said inside the name.
+        var nameWords: Set<String> = []
 
         init?(_ result: ParseResult, maker: NameKeyMaker) {
             guard let search = result.mediaSearch else { return nil }
@@ -162,6 +187,7 @@ public final class Resolver: Sendable {
             func text(_ s: String?) -> String? { s.flatMap { $0.isBlank ? nil : $0 } }
             name = text(search.mediaName).map(maker.title)
             artist = text(search.artistName).map(maker.name)
+            if let a = text(search.artistName) { artistPieces = Array(maker.names(a).dropFirst()) }
             album = text(search.albumName).map { maker.title($0).main }
             genres = ((search.genreNames ?? []) + (search.moodNames ?? [])).map { maker.name($0) }.filter { !$0.isEmpty }
             type = search.mediaType?.rawValue
@@ -169,6 +195,7 @@ public final class Resolver: Sendable {
             sortOrder = search.sortOrder
             dates = search.releaseDate.map { ($0.start, $0.end) }
             if name?.main.isEmpty ?? true { name = nil }
+            nameWords = Set(name?.main.words ?? [])
             if let d = dates, d.start.hasSuffix("-01-01"), d.end.hasSuffix("-12-31"), d.start.prefix(4) == d.end.prefix(4) {
                 let year = String(d.start.prefix(4))
                 if let name {
@@ -187,7 +214,37 @@ public final class Resolver: Sendable {
                     nameThroughArtist = maker.title(String(text))
                 }
             }
+            if name != nil, let u = result.utterance, let spans = result.spans {
+                nameInContext = Self.context(of: spans, in: u).map(maker.title)
+            }
             guard name != nil || artist != nil || album != nil || !genres.isEmpty || yearTitle != nil else { return nil }
+        }
+
+        /// The text of the name's span widened by the type and genre spans that touch it (only spaces
+        /// between), when there are any.
+        static func context(of spans: Spans, in utterance: String) -> String? {
+            guard let n = spans["mediaName"], n.count == 2 else { return nil }
+            let scalars = Array(utterance.unicodeScalars)
+            var lo = n[0], hi = n[1]
+            let around = ["mediaType", "genreNames"].flatMap { key -> [(Int, Int)] in
+                let v = spans[key] ?? []
+                return stride(from: 0, to: v.count - 1, by: 2).map { (v[$0], v[$0 + 1]) }
+            }
+            func blank(_ a: Int, _ b: Int) -> Bool {
+                a <= b && a >= 0 && b <= scalars.count && scalars[a..<b].allSatisfy { $0.properties.isWhitespace }
+            }
+            var widened = true
+            while widened {
+                widened = false
+                for (a, b) in around where a < b {
+                    if b <= lo, blank(b, lo) { lo = a; widened = true }
+                    if a >= hi, blank(hi, a) { hi = b; widened = true }
+                }
+            }
+            guard lo >= 0, hi <= scalars.count, lo < hi, (lo, hi) != (n[0], n[1]) else { return nil }
+            var text = String.UnicodeScalarView()
+            text.append(contentsOf: scalars[lo..<hi])
+            return String(text)
         }
 
         /// The keys looked up exactly.
@@ -268,7 +325,10 @@ public final class Resolver: Sendable {
                 // "entspannt"), and items named after it.
                 let genreWords = Set(query.genres.flatMap { zip($0.words, $0.stems).map { w, s in s.count >= 4 ? s : w } })
                 let named = Set(query.genres.flatMap(\.words))
-                let match = "genres : (" + Self.terms(genreWords, prefix: true) + ") OR words : (" + Self.terms(named) + ")"
+                // A long word by its first seven letters too, the shared start `sameGenre` accepts ("konzentrieren":
+                // the genre "Konzentration").
+                let starts = Set(genreWords.filter { $0.count >= 9 }.map { String($0.prefix(7)) })
+                let match = "genres : (" + Self.terms(genreWords.union(starts), prefix: true) + ") OR words : (" + Self.terms(named) + ")"
                 ids.formUnion(try Int64.fetchAll(db, sql: """
                     SELECT f.rowid FROM item_fts f JOIN item i ON i.id = f.rowid WHERE item_fts MATCH ?
                     ORDER BY i.popularity DESC LIMIT 500
@@ -408,6 +468,7 @@ public final class Resolver: Sendable {
         var primary = false
         var yearInName = false
         var throughArtist = false
+        var inContext = false
         if let name = q.name {
             var best = 0.0, how = "name"
             for t in titles {
@@ -432,6 +493,39 @@ public final class Resolver: Sendable {
                     best = s
                     how = "name"
                     throughArtist = true
+                }
+            }
+            // The name with the words the parse took for its type or genre ("mambo number 5"): scored as
+            // the name when a title holds them; the genre is then no requirement.
+            if let context = q.nameInContext {
+                for t in titles {
+                    let s = Self.similarity(context.main, t.key) * (t.field == .short ? 0.96 : 1)
+                    guard s > best, s >= 0.7 else { continue }
+                    best = s
+                    how = "name"
+                    inContext = true
+                }
+            }
+            // The artist or show said inside the name, with no word for "by" ("the elon musk joe rogan episode"):
+            // the name against a title and an artist said together, in either order, a little below ("hello adele").
+            if q.artist == nil, best < 0.9, name.main.words.count >= 2 {
+                for t in titles where t.field == .title || t.field == .alias {
+                    for a in artists where a.field == .artist && a.key.words.contains(where: q.nameWords.contains) {
+                        for k in [Self.joined(t.key, a.key), Self.joined(a.key, t.key)] {
+                            let s = Self.similarity(name.main, k) * 0.95
+                            guard s > best else { continue }
+                            best = s
+                            how = "name"
+                        }
+                    }
+                }
+            }
+            // A playlist asked for by what it plays ("pon la lista de Rosalía": "Esto es ROSALÍA", "Rosalía
+            // Essentials"): the name as the first or last words of a playlist's title.
+            if q.type == "playlist", c.type == "playlist", q.nameIsArtist {
+                for t in titles where Self.namedAfter(name.main, t.key) > best {
+                    best = Self.namedAfter(name.main, t.key)
+                    how = "name"
                 }
             }
             // A name that is the item's genre or mood ("play jazz radio": a jazz station).
@@ -485,7 +579,11 @@ public final class Resolver: Sendable {
             // An episode is said with its show as often as with its host ("… from Science Club").
             let pool = c.type == "artist" ? titles : c.type == "podcastEpisode" ? artists + albums : artists
             let none = c.type == "playlist" || Self.stationTypes.contains(c.type) ? 0.5 : 0.2
-            let s = pool.map { Self.artistSimilarity(artist, $0.key) }.max() ?? none
+            var s = pool.map { Self.artistSimilarity(artist, $0.key) }.max() ?? none
+            if q.artistPieces.count > 1, c.type != "artist" {
+                let each = q.artistPieces.map { piece in pool.map { Self.artistSimilarity(piece, $0.key) }.max() ?? 0 }
+                s = max(s, each.min() ?? 0)
+            }
             if primary { score *= 0.4 + 0.6 * s } else { score = s; primary = true }
             if s >= 0.7 { matched.append("artist") }
             if q.name == nil, q.album == nil, q.type == nil {
@@ -494,7 +592,7 @@ public final class Resolver: Sendable {
             }
         }
         if primary {
-            if !q.genres.isEmpty {
+            if !q.genres.isEmpty, !inContext {
                 score *= genreFit ? 1 : 0.9
                 if genreFit { matched.append("genre") }
             }
@@ -551,7 +649,12 @@ public final class Resolver: Sendable {
         default:
             return sorted
         }
-        sorted = reordered.enumerated().map { i, s in
+        // "The newest episode of X": the items of the type said first, the show after its episodes.
+        var ordered = reordered
+        if query.typeSaid, let type = query.type, reordered.contains(where: { $0.candidate.type == type }) {
+            ordered = reordered.filter { $0.candidate.type == type } + reordered.filter { $0.candidate.type != type }
+        }
+        sorted = ordered.enumerated().map { i, s in
             var s = s
             if i == 0 { s.matched.append("sortOrder") }
             return s
@@ -616,12 +719,15 @@ public final class Resolver: Sendable {
     }
 
     /// Two or more words of the request that are the first (or last) words of a longer title, at least
-    /// two fifths of it: `base` plus a fifth of the share they are; else 0.
+    /// two fifths of it, or a third for a head of words of three letters or more ("sergeant peppers" of "Sgt.
+    /// Pepper's Lonely Hearts Club Band"; a Japanese title is cut one character a word, and two of six say
+    /// little): `base` plus a fifth of the share they are; else 0.
     private static func titlePart(_ q: NameKey, _ c: NameKey, atEnd: Bool, base: Double) -> Double {
         let n = q.words.count
         guard n >= 2, n < c.words.count, (atEnd ? Array(c.words.suffix(n)) : Array(c.words.prefix(n))) == q.words else { return 0 }
         let r = Double(n) / Double(c.words.count)
-        return r >= 0.4 ? base + 0.2 * r : 0
+        let floor = !atEnd && q.words.allSatisfy { $0.count >= 3 } ? 0.33 : 0.4
+        return r >= floor ? base + 0.2 * r : 0
     }
 
     /// Names of people and bands are often said in part: "Grönemeyer" for "Herbert Grönemeyer", "Red Hot"
@@ -699,10 +805,13 @@ public final class Resolver: Sendable {
         if qKana != cKana, (qKana ? c : q).compact.utf8.allSatisfy({ $0 < 0x80 }) {
             let a = consonants(qs), b = consonants(cs)
             if a.count >= 3, a == b { return 0.85 }
+            // Two consonants ("サン" = "SUN", "バター" = "Butter"): a short name said alike, just found (0.72).
+            if a.count == 2, a == b { return 0.72 }
             if min(a.count, b.count) >= 5, editDistanceAtMostOne(a, b) { return 0.76 }
         }
         var used = [Bool](repeating: false, count: c.words.count)
         var matched = 0.0
+        let several = q.words.count >= 2 && c.words.count >= 2
         for (i, w) in q.words.enumerated() {
             var best = 0.0, at = -1
             for (j, v) in c.words.enumerated() where !used[j] {
@@ -721,6 +830,12 @@ public final class Resolver: Sendable {
                 } else if min(w.count, v.count) >= 3, w.hasPrefix(v) || v.hasPrefix(w) {
                     s = 0.5
                 }
+                // A word misheard by one sound in a name of several words ("Maikel Jackson", "Leonard Skinner",
+                // "Pumped Up Kids"): the other words hold the name; a name of one word stays itself.
+                if s < 0.7, several, i < q.sounds.count, j < c.sounds.count, Self.soundsOneApart(q.sounds[i], c.sounds[j]),
+                   w.utf8.count >= 4, v.utf8.count >= 4 {
+                    s = 0.7
+                }
                 if s > best { best = s; at = j }
                 if s == 1 { break }
             }
@@ -728,8 +843,52 @@ public final class Resolver: Sendable {
         }
         let p = matched / Double(q.words.count), r = matched / Double(c.words.count)
         guard p + r > 0 else { return 0 }
-        let f = 2 * p * r / (p + r)
-        return max(0.92 * f * f.squareRoot(), titleHead(q, c), titleTail(q, c))
+        // A word said that the title lacks makes another title ("nadie sabe casi nada" is not "Nadie Sabe
+        // Nada"), more than a word of the title left unsaid (titles are said in part): when the request says
+        // more than the title, precision weighs more (an F-measure with beta squared `extraWordWeight`).
+        let b2 = p < r ? extraWordWeight : 1
+        let f = (1 + b2) * p * r / (b2 * p + r)
+        return max(0.92 * f * f.squareRoot(), titleHead(q, c), titleTail(q, c), numberedHead(q, c))
+    }
+
+    /// How much a word the request says beyond the title weighs against a word of the title left unsaid
+    /// (the squared beta of the F-measure when precision is the lower): "nadie sabe casi nada" falls below
+    /// the threshold for "Nadie Sabe Nada" (0.67), while a title said in part is scored as before.
+    static let extraWordWeight = 0.3
+
+    /// Two sound keys one letter apart, long enough to say something: three letters or more from the same
+    /// first one; or five or more, one with a sound before the other ("ienifer", "enifer": the y of "Yenifer"
+    /// where "Jennifer" has a j that Spanish keys leave silent). Another first consonant is another name
+    /// ("Herbert", "Norbert").
+    static func soundsOneApart(_ a: String, _ b: String) -> Bool {
+        // Lengths first: most pairs of words compared are rejected here, at no cost.
+        let x = a.utf8, y = b.utf8, n = min(x.count, y.count)
+        guard n >= 3, abs(x.count - y.count) <= 1, a != b, x.allSatisfy({ $0 < 0x80 }), y.allSatisfy({ $0 < 0x80 }) else { return false }
+        if a.first != b.first { return n >= 5 && (a.dropFirst() == b[...] || b.dropFirst() == a[...]) }
+        return n >= 3 && editDistanceAtMostOne(a, b)
+    }
+
+    /// A numbered work said by its kind and number, in either order ("5e symphonie", "symphonie numéro 5",
+    /// "neuvième symphonie" for "Symphonie n° 5 en ut mineur, op. 67"): the request's words are the title's
+    /// words up to its first number, a head that names the work however long the rest is. 0 when not.
+    static func numberedHead(_ q: NameKey, _ c: NameKey) -> Double {
+        // Numbers are keyed as ASCII digits: a byte test rejects the titles and requests without one.
+        func isNumber(_ w: String) -> Bool { w.utf8.first.map { $0 >= 0x30 && $0 <= 0x39 } ?? false }
+        guard q.words.count >= 2, q.words.contains(where: isNumber), let k = c.words.firstIndex(where: isNumber), k >= 1,
+              k + 1 < c.words.count, k + 1 == q.words.count, c.words[...k].sorted() == q.words.sorted() else { return 0 }
+        return 0.86
+    }
+
+    /// Two names said one after the other, as one key.
+    static func joined(_ a: NameKey, _ b: NameKey) -> NameKey {
+        NameKey(words: a.words + b.words, sounds: a.sounds + b.sounds, stems: a.stems + b.stems)
+    }
+
+    /// The name as the first or last words of a longer title ("Rosalía" of "Esto es ROSALÍA"): 0.8, else 0.
+    static func namedAfter(_ q: NameKey, _ c: NameKey) -> Double {
+        let n = q.words.count
+        guard n >= 1, n < c.words.count, Array(c.words.suffix(n)) == q.words || Array(c.words.prefix(n)) == q.words else { return 0 }
+        return 0.8
     }
 
     static func editDistanceAtMostOne(_ a: String, _ b: String) -> Bool {

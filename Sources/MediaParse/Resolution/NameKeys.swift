@@ -180,6 +180,7 @@ package final class NameKeyMaker: Sendable {
             var featured: [NameKey] = []
             var dropped = false
             var headWords: [String]?
+            var outsideWords: [String] = []
             for part in Self.parts(of: text) {
                 if part.isSide, headWords == nil { headWords = mainWords }
                 var w = words(part.text, session: session)
@@ -196,10 +197,16 @@ package final class NameKeyMaker: Sendable {
                     continue
                 }
                 mainWords += w
+                if !part.isSide { outsideWords += w }
             }
             let main = key(of: mainWords)
             var short: NameKey?
-            if let head = headWords, !head.isEmpty, head.count < mainWords.count { short = key(of: head) }
+            if let head = headWords, !head.isEmpty, head.count < mainWords.count {
+                short = key(of: head)
+            } else if headWords?.isEmpty == true, !outsideWords.isEmpty, outsideWords.count < mainWords.count {
+                // Brackets first: "(I Can't Get No) Satisfaction" is asked for as "Satisfaction".
+                short = key(of: outsideWords)
+            }
             var subtitles: [NameKey] = []
             if let colon = text.firstIndex(where: { $0 == ":" || $0 == "：" }) {
                 let head = makeTitleParts(String(text[..<colon]), session: session)
@@ -307,7 +314,10 @@ package final class NameKeyMaker: Sendable {
                     out[out.count - 1] += w
                 } else if !w.isEmpty {
                     w = compareForm(w)
-                    if let (a, b) = gluedNoise(w) {
+                    if w == "々", let previous = out.last, previous.count == 1 {
+                        // The iteration mark repeats the character before it ("前々前世" = "前前前世").
+                        out.append(previous)
+                    } else if let (a, b) = gluedNoise(w) {
                         // "81.3FM", "FM97.4": a band glued to its frequency is a word of its own.
                         out += [a, b]
                     } else {
@@ -469,7 +479,22 @@ package final class NameKeyMaker: Sendable {
             let w = s
             s = soundPool.withSession { session in session.cachedKey(w) { matchingForm(session.transformed(w)) } }
         }
-        for r in rules.soundRewrites where s.contains(r.from) { s = s.replacingOccurrences(of: r.from, with: r.to) }
+        // Digits inside a word are said ("sk8er" = "skater", "4ever" = "forever"); a number alone stays a number.
+        let lettered = s.contains(where: \.isLetter)
+        for r in rules.soundRewrites {
+            if !lettered, NameKeyMaker.isDigits(r.from) { continue }
+            // "^kn": at the start of the word only ("knight" = "night", but "weeknd" keeps its k).
+            if r.from.hasPrefix("^") {
+                let head = r.from.dropFirst()
+                if !head.isEmpty, s.hasPrefix(head) { s = r.to + s.dropFirst(head.count) }
+            } else if r.from.hasSuffix("$") {
+                // "r$": at the end of the word only ("butter" is said "bata" in Japanese).
+                let tail = r.from.dropLast()
+                if !tail.isEmpty, s.hasSuffix(tail) { s = s.dropLast(tail.count) + r.to }
+            } else if s.contains(r.from) {
+                s = s.replacingOccurrences(of: r.from, with: r.to)
+            }
+        }
         var out = ""
         var last: Character?
         // Kana keep their vowels: each is a syllable, and "ポルカ" is not "パプリカ". A name in kana meets one
@@ -499,6 +524,15 @@ package final class NameKeyMaker: Sendable {
     /// A title cut into its main text and side parts: text in brackets, and what follows a dash set off by
     /// spaces ("Yesterday - Remastered 2009").
     static func parts(of text: String) -> [(text: String, isSide: Bool)] {
+        // A subtitle between two dashes closing the title ("2億4千万の瞳 -エキゾチック・ジャパン-") is a side part,
+        // as one in brackets is. (Not waves: "猫 ～THE FIRST TAKE ver.～" would then tie with "猫".)
+        for mark in ["-"] where text.hasSuffix(mark) && text.count > 2 {
+            let inner = text.dropLast()
+            if let open = inner.range(of: " " + mark, options: .backwards), open.lowerBound > inner.startIndex,
+               case let side = inner[open.upperBound...], !side.isBlank {
+                return parts(of: String(inner[..<open.lowerBound])) + [(String(side), true)]
+            }
+        }
         var parts: [(String, Bool)] = []
         var current = ""
         var depth = 0
