@@ -3,7 +3,7 @@ enum SlotSource: Sendable {
     /// A list; `literal`: its words rank as literal words.
     case list(Int, literal: Bool)
     /// Free text; `excludeAlone`: words it may not consist of alone (`ListDefinition.Kind.wildcard`).
-    case wildcard(maxWords: Int, minWords: Int, exclude: Set<Int32>, excludeAlone: Set<Int32> = [])
+    case wildcard(maxWords: Int, minWords: Int, exclude: Set<Int32>, excludeAlone: Set<Int32>)
     case recognizer(RecognizerKind)
 }
 

@@ -45,6 +45,9 @@ final class NumberRecognizer: Sendable {
     private let decimalWords: Set<String>
     /// Whether years are said digit by digit ("二〇〇八年", "二零零八"): four single digits in a row.
     private let yearsDigitByDigit: Bool
+    /// The characters that spell one digit, for numbers said one digit at a time ("二" 2, "〇" 0, "两" 2
+    /// through its alias); empty unless the language says numbers so.
+    private let digitCharacters: [Character: Int]
     private let stemEndings: [String]
     private let glued: [(kind: RecognizerKind, form: GluedForm)]
     /// Phrase forms, each with how many of its items are fixed words.
@@ -106,6 +109,18 @@ final class NumberRecognizer: Sendable {
         decimalWords = Set(forms.decimalWords)
         yearsDigitByDigit = forms.yearsDigitByDigit
         numberWords = cardinal.union(ordinal).union(yearZeroWords)
+        var digitCharacters: [Character: Int] = [:]
+        if forms.yearsDigitByDigit || !forms.decimalWords.isEmpty {
+            let known = cardinal.union(ordinal).union(yearZeroWords)
+            func digit(_ word: String) -> Int? {
+                guard known.contains(word), let v = session.cachedSpelledNumber(word), v == v.rounded(), (0...9).contains(v) else { return nil }
+                return Int(v)
+            }
+            for word in known where word.count == 1 && !word.first!.isASCII { digitCharacters[word.first!] = digit(word) }
+            // An alias reads the character as another ("两" as "二"), whatever the character says itself.
+            for (from, to) in single where from.count == 1 && !from.first!.isASCII { digitCharacters[from.first!] = digit(to) }
+        }
+        self.digitCharacters = digitCharacters
         ordinalWords = ordinal.subtracting(cardinal)
         // Words that only ever join two others ("and" of "one hundred and five", "y", "et", "komma", "点"):
         // a run of number words neither starts nor ends with one.
@@ -311,7 +326,7 @@ final class NumberRecognizer: Sendable {
         }
 
         if yearsDigitByDigit || !decimalWords.isEmpty {
-            digitsOneByOne(tokens, numbers: &numbers, years: &out, session: session)
+            digitsOneByOne(tokens, numbers: &numbers, years: &out)
         }
 
         // "nineteen seventies": a century (10-20) right before a decade in words.
@@ -600,8 +615,9 @@ final class NumberRecognizer: Sendable {
     /// Numbers said one digit at a time: years ("二零零八") and decimals after a decimal word ("一点五",
     /// "一点二五"). A token may hold several digits ("零八"), and the digits of a run are the concatenation of
     /// its tokens'.
-    private func digitsOneByOne(_ tokens: [Token], numbers: inout [Entity], years: inout [Entity], session: ICUSession) {
-        let digits = tokens.map { digitString($0.key, session: session) }
+    private func digitsOneByOne(_ tokens: [Token], numbers: inout [Entity], years: inout [Entity]) {
+        guard tokens.contains(where: { $0.key.first.map { digitCharacters[$0] != nil } ?? false }) else { return }
+        let digits = tokens.map { digitString($0.key) }
         // The longest run of digit tokens from each token, and its digits.
         func run(from start: Int, limit: Int) -> (end: Int, digits: String)? {
             var end = start, text = ""
@@ -628,15 +644,12 @@ final class NumberRecognizer: Sendable {
 
     /// The digits a word spells one character at a time ("零八" -> "08", "〇" -> "0"); nil unless every
     /// character is a number word of one digit.
-    private func digitString(_ key: String, session: ICUSession) -> String? {
+    private func digitString(_ key: String) -> String? {
         guard !key.isEmpty, key.count <= 4 else { return nil }
         var out = ""
         for c in key {
-            var word = String(c)
-            if let alias = aliases[word] { word = alias }
-            guard !c.isASCII, numberWords.contains(word), let v = session.cachedSpelledNumber(word),
-                  v == v.rounded(), (0...9).contains(v) else { return nil }
-            out += String(Int(v))
+            guard let d = digitCharacters[c] else { return nil }
+            out += String(d)
         }
         return out
     }
