@@ -523,8 +523,10 @@ public final class Resolver: Sendable {
             // A playlist asked for by what it plays ("pon la lista de Rosalía": "Esto es ROSALÍA", "Rosalía
             // Essentials"): the name as the first or last words of a playlist's title.
             if q.type == "playlist", c.type == "playlist", q.nameIsArtist {
-                for t in titles where Self.namedAfter(name.main, t.key) > best {
-                    best = Self.namedAfter(name.main, t.key)
+                for t in titles {
+                    let s = Self.namedAfter(name.main, t.key)
+                    guard s > best else { continue }
+                    best = s
                     how = "name"
                 }
             }
@@ -865,7 +867,7 @@ public final class Resolver: Sendable {
         let x = a.utf8, y = b.utf8, n = min(x.count, y.count)
         guard n >= 3, abs(x.count - y.count) <= 1, a != b, x.allSatisfy({ $0 < 0x80 }), y.allSatisfy({ $0 < 0x80 }) else { return false }
         if a.first != b.first { return n >= 5 && (a.dropFirst() == b[...] || b.dropFirst() == a[...]) }
-        return n >= 3 && editDistanceAtMostOne(a, b)
+        return editDistanceAtMostOne(a, b)
     }
 
     /// A numbered work said by its kind and number, in either order ("5e symphonie", "symphonie numéro 5",
