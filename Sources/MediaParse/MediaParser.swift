@@ -30,6 +30,10 @@ public final class MediaParser: Sendable {
     let tolerance: Tolerance
     var tokenizer: Tokenizer { runtime.tokenizer }
     var numbers: NumberRecognizer { runtime.numbers }
+    /// The day "this year", "last year" and "two years ago" count from; nil: the day of each parse.
+    public let referenceDate: Date?
+    /// The year of `referenceDate`, or of today, in the Gregorian calendar of the machine's time zone.
+    var thisYear: Int { Calendar(identifier: .gregorian).component(.year, from: referenceDate ?? Date()) }
     var pool: ICUSessionPool { runtime.pool }
     /// What the parser knows of its language besides the grammar (articles, number forms …).
     public var profile: LanguageProfile { runtime.profile }
@@ -50,6 +54,9 @@ public final class MediaParser: Sendable {
     ///     `$MEDIAPARSE_CACHE` (or `off`), else `$XDG_CACHE_HOME/mediaparse`, else `~/.cache/mediaparse`. A
     ///     grammar read back is the one compiled from the same files by the same build of the library.
     ///     Without it, parsers of one process still share a grammar compiled once (in memory).
+    ///   - referenceDate: the day that years said relative to today count from ("songs from last year", "die
+    ///     Hits von diesem Jahr", "去年的歌"); nil, the default, uses the day of each parse. Give one to
+    ///     make results reproducible (tests) or to parse for a user in another time zone.
     ///   - onCompile: told when the grammar is neither in memory nor in the disk cache and must be compiled
     ///     (seconds for the larger languages), and when that is done: a command-line tool tells the person
     ///     waiting. Called on the caller's thread, before this initialiser returns.
@@ -57,17 +64,19 @@ public final class MediaParser: Sendable {
     ///   and column) when a grammar file is wrong.
     public convenience init(locale: String = "en-US", appNames: [String] = [], areaNames: [String] = [],
                             deviceNames: [String] = [], catalog: GrammarCatalog = .builtIn,
-                            cacheCompiledGrammar: Bool = false, onCompile: ((GrammarCompilation) -> Void)? = nil) throws {
+                            cacheCompiledGrammar: Bool = false, referenceDate: Date? = nil,
+                            onCompile: ((GrammarCompilation) -> Void)? = nil) throws {
         try self.init(locale: locale, appNames: appNames, areaNames: areaNames, deviceNames: deviceNames, catalog: catalog,
                       cache: GrammarCache(directory: cacheCompiledGrammar ? GrammarCache.standardDirectory : nil,
-                                         memory: .shared), onCompile: onCompile)
+                                         memory: .shared), referenceDate: referenceDate, onCompile: onCompile)
     }
 
     /// - Parameter determinize: false matches on the epsilon-free automaton instead (for tests).
     ///   The cache is not used then: its files hold deterministic automata.
     init(locale: String, appNames: [String] = [], areaNames: [String] = [], deviceNames: [String] = [],
          catalog: GrammarCatalog = .builtIn, cache given: GrammarCache, determinize: Bool = true,
-         onCompile: ((GrammarCompilation) -> Void)? = nil) throws {
+         referenceDate: Date? = nil, onCompile: ((GrammarCompilation) -> Void)? = nil) throws {
+        self.referenceDate = referenceDate
         let cache = determinize ? given : GrammarCache(directory: nil)
         let (runtime, loader) = try LanguageRuntime.load(locale: locale, catalog: catalog)
         let settings = runtime.profile
@@ -125,7 +134,7 @@ public final class MediaParser: Sendable {
         pool.withSession { session in
             let utterance = tokenizer.tokenize(text, session: session)
             guard utterance.tokens.count <= Self.maxWords else { return RecognizedText(tokenCount: utterance.tokens.count, entities: []) }
-            let entities = numbers.recognize(utterance.tokens, session: session).map { e in
+            let entities = numbers.recognize(utterance.tokens, session: session, thisYear: thisYear).map { e in
                 RecognizedEntity(kind: e.kind.rawValue, tokens: e.start..<e.end,
                                  span: utterance.tokens[e.start].start..<utterance.tokens[e.end - 1].end,
                                  text: utterance.originalText(tokens: e.start..<e.end), value: e.value)
@@ -188,7 +197,7 @@ public final class MediaParser: Sendable {
         let (utterance, entities, hits) = pool.withSession { session in
             let u = tokenizer.tokenize(text, session: session)
             guard u.tokens.count <= Self.maxWords else { return (u, [Entity](), [VocabularyHit]()) }
-            let e = numbers.recognize(u.tokens, session: session)
+            let e = numbers.recognize(u.tokens, session: session, thisYear: thisYear)
             var all = snapshot.isEmpty ? [] : snapshot.hits(in: u.tokens, entities: e, session: session)
             if let ownUser {
                 all.removeAll { $0.entry.source == .user }

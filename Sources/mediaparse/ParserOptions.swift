@@ -25,6 +25,10 @@ struct ParserOptions: ParsableArguments {
     @Option(help: ArgumentHelp("A folder of grammar files laid out like Grammars/ (DIR/en/*.yaml) that add to or replace the built-in ones.", valueName: "dir"))
     var grammars: [String] = []
 
+    @Option(help: ArgumentHelp("The day that years said relative to today count from (\"songs from last year\"); default: today.",
+                               valueName: "YYYY-MM-DD"))
+    var today: Day?
+
     /// The built-in grammars with `--grammars` folders on top.
     ///
     /// - Throws: `GrammarError` naming a folder or file that cannot be used.
@@ -42,7 +46,8 @@ extension ParserOptions {
     /// - Throws: `UnsupportedLocaleError`, or `GrammarError` naming the file that is wrong.
     func parser(locale: String) throws -> MediaParser {
         let parser = try MediaParser(locale: locale, appNames: appNames, areaNames: areaNames, deviceNames: deviceNames,
-                                     catalog: try catalog(), cacheCompiledGrammar: true, onCompile: CompileNotice.handler)
+                                     catalog: try catalog(), cacheCompiledGrammar: true, referenceDate: today?.date,
+                                     onCompile: CompileNotice.handler)
         for file in userVocabulary { parser.vocabulary.setUserVocabulary(try UserVocabulary(contentsOfFile: file)) }
         for file in globalVocabulary { parser.vocabulary.loadGlobal(try GlobalVocabulary(contentsOfFile: file)) }
         return parser
@@ -86,4 +91,23 @@ enum LocaleHelp {
         }
         return text
     }
+}
+
+/// A calendar day given on the command line ("2026-06-15"), at noon UTC so that every time zone sees the
+/// same day.
+struct Day: ExpressibleByArgument {
+    let date: Date
+
+    init?(argument: String) {
+        let parts = argument.split(separator: "-", omittingEmptySubsequences: false)
+        guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
+              let y = Int(parts[0]), let m = Int(parts[1]), let d = Int(parts[2]) else { return nil }
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        let components = DateComponents(year: y, month: m, day: d, hour: 12)
+        guard components.isValidDate(in: calendar), let date = calendar.date(from: components) else { return nil }
+        self.date = date
+    }
+
+    static var defaultCompletionKind: CompletionKind { .default }
 }

@@ -106,6 +106,19 @@ struct NumberForms: Sendable {
     var stemEndings: [String] = []
     /// The forms of the kinds made of a number: ordinals, decades, speeds, percentages, years.
     var derived: [RecognizerKind: DerivedForms] = [:]
+    /// Years counted from the year of the day a request is parsed ("last year", "vor zwei Jahren", "去年").
+    var relativeYears: [RelativeYearForm] = []
+}
+
+/// A phrase naming years by their distance from this one: "this year" 0, "last year" −1, "{number} years
+/// ago" −1 for each, "the last {number} years" from −1 for each up to 0.
+struct RelativeYearForm: Sendable {
+    /// The phrase, in template syntax, with at most one `{number}`.
+    var text: String
+    var location: SourceLocation
+    /// The first and last year of the range, counted from this year; with `{number}`, counted for each.
+    var from: Int
+    var to: Int
 }
 
 /// The ways one kind (a decade, a speed …) is said around a number.
@@ -249,7 +262,7 @@ extension LanguageProfile {
         let entries = try yaml.mapping(node, "numbers")
         let allowed: Set<String> = ["decimal_separators", "number_aliases", "fractions", "articles_as_one", "duration_units",
                                     "frequency_bands", "year_zero_words", "stem_endings",
-                                    "decimal_words", "years_digit_by_digit"]
+                                    "decimal_words", "years_digit_by_digit", "relative_years"]
         try yaml.checkKeys(entries, allowed: allowed.union(derivedKinds.keys), in: "numbers")
         for e in entries {
             switch e.key {
@@ -274,10 +287,34 @@ extension LanguageProfile {
             case "decimal_words": numbers.decimalWords = try yaml.strings(e.value, "decimal_words").map(matchingForm)
             case "years_digit_by_digit": numbers.yearsDigitByDigit = try yaml.bool(e.value, "years_digit_by_digit")
             case "stem_endings": numbers.stemEndings = try yaml.strings(e.value, "stem_endings").map(matchingForm)
+            case "relative_years": numbers.relativeYears = try readRelativeYears(e.value, yaml: yaml)
             default:
                 guard let kind = derivedKinds[e.key] else { break }
                 numbers.derived[kind] = try readDerived(e.value, key: e.key, kind: kind, yaml: yaml)
             }
+        }
+    }
+
+    /// `relative_years`: a phrase to a year (`-1`) or a range of years (`[-1, 0]`), counted from this year.
+    private static func readRelativeYears(_ node: Node, yaml: YAMLFile) throws -> [RelativeYearForm] {
+        try yaml.mapping(node, "relative_years").map { e in
+            let location = yaml.textLocation(e.keyNode)
+            func offset(_ n: Node) throws -> Int {
+                let v = try yaml.number(n, "a count of years")
+                guard v == v.rounded(), abs(v) <= 100 else {
+                    throw GrammarError("a year is counted from this one by a whole number of years (-100 to 100)", at: yaml.location(n))
+                }
+                return Int(v)
+            }
+            if case .sequence = e.value {
+                let ends = try yaml.sequence(e.value, "a range of years").map(offset)
+                guard ends.count == 2, ends[0] <= ends[1] else {
+                    throw GrammarError("a range of years is two counts from this year, the earlier first: [-5, 0]", at: yaml.location(e.value))
+                }
+                return RelativeYearForm(text: e.key, location: location, from: ends[0], to: ends[1])
+            }
+            let year = try offset(e.value)
+            return RelativeYearForm(text: e.key, location: location, from: year, to: year)
         }
     }
 

@@ -52,6 +52,9 @@ final class NumberRecognizer: Sendable {
     private let glued: [(kind: RecognizerKind, form: GluedForm)]
     /// Phrase forms, each with how many of its items are fixed words.
     private let phrases: [(kind: RecognizerKind, items: [PhraseItem], fixed: Int)]
+    /// Years counted from this one ("last year", "{number} years ago"): the phrase's words (and number), and
+    /// the range it names, counted for each of its number when it has one.
+    private let relativeYears: [(items: [PhraseItem], from: Int, to: Int)]
     /// For the quick checks: are there glued forms of words, and their endings and beginnings; the first
     /// words of units.
     private let wordForms: Bool
@@ -162,6 +165,20 @@ final class NumberRecognizer: Sendable {
         }
         self.glued = glued
         self.phrases = phrases
+        func isWord(_ item: PhraseItem) -> Bool { if case .word = item { true } else { false } }
+        func isEntity(_ item: PhraseItem) -> Bool { if case .entity = item { true } else { false } }
+        relativeYears = try forms.relativeYears.flatMap { form -> [([PhraseItem], Int, Int)] in
+            let node = try TemplateParser.parse(form.text, at: form.location, splitWords: words)
+            let sequences = Self.expand(node) ?? []
+            let valid = sequences.allSatisfy { items in
+                !items.contains(where: isEntity) && items.filter { !isWord($0) }.count <= 1 && items.contains(where: isWord)
+            }
+            guard !sequences.isEmpty, valid else {
+                throw GrammarError("a phrase of relative_years holds words, ( | ), [ ] and at most one {number}: \"last year\", \"{number} years ago\"; not \"\(form.text)\"",
+                                   at: form.location)
+            }
+            return sequences.map { ($0, form.from, form.to) }
+        }
         wordForms = glued.contains { $0.1.part != .digits }
         gluedEndings = Set(glued.filter { $0.1.part != .digits }.map { $0.1.suffix })
         gluedBeginnings = Set(glued.filter { $0.1.part != .digits }.map { $0.1.prefix })
@@ -274,7 +291,9 @@ final class NumberRecognizer: Sendable {
 
     // MARK: Recognising
 
-    func recognize(_ original: [Token], session: ICUSession) -> [Entity] {
+    /// - Parameter thisYear: the year "this year" and "last year" count from (the year of the day the request
+    ///   is parsed); nil finds no such phrase (names and titles, where "last year" is words).
+    func recognize(_ original: [Token], session: ICUSession, thisYear: @autoclosure () -> Int? = nil) -> [Entity] {
         let tokens = aliases.isEmpty ? original : original.map { t -> Token in
             var copy = t
             if let alias = aliases[t.key] { copy.key = alias } else if let compound = compoundAlias(t.key) { copy.key = compound }
@@ -377,6 +396,8 @@ final class NumberRecognizer: Sendable {
             }
             out += made
         }
+
+        if !relativeYears.isEmpty, let year = thisYear() { out += yearsCounted(from: year, tokens: tokens, numbers: numbers) }
 
         // A fraction after a speed adds to it ("una volta e mezza", "duas vezes e meia"), as after a unit.
         for e in out where e.kind == .speed {
@@ -531,6 +552,40 @@ final class NumberRecognizer: Sendable {
                         out.append(Entity(start: i, end: i + 1, kind: kind, value: value))
                         break
                     }
+                }
+            }
+        }
+        return out
+    }
+
+    /// "last year", "vor zwei Jahren", "the past five years": a year (or a range of years, as a release date)
+    /// counted from `thisYear`. The number of a phrase is a whole one from 1 to 100.
+    private func yearsCounted(from thisYear: Int, tokens: [Token], numbers: [Entity]) -> [Entity] {
+        var out: [Entity] = []
+        for (items, from, to) in relativeYears {
+            let fixed = items.filter { if case .word = $0 { true } else { false } }.count
+            let firstWord: String? = if case let .word(w) = items[0] { w } else { nil }
+            for start in 0..<tokens.count where firstWord == nil || tokens[start].key == firstWord! {
+                // Walk the phrase: words must be said as written; the number, if any, is one of `numbers`.
+                var ends: [(at: Int, times: Int)] = [(start, 1)]
+                for item in items {
+                    var next: [(Int, Int)] = []
+                    for (at, times) in ends where at < tokens.count {
+                        if case let .word(w) = item {
+                            if tokens[at].key == w { next.append((at + 1, times)) }
+                            continue
+                        }
+                        for n in numbers where n.start == at {
+                            guard let v = n.value.number, v == v.rounded(), (1...100).contains(v) else { continue }
+                            next.append((n.end, Int(v)))
+                        }
+                    }
+                    ends = next
+                }
+                for (end, times) in ends {
+                    let first = thisYear + from * times, last = thisYear + to * times
+                    let value: SlotValue = .dateRange(start: String(format: "%04d-01-01", first), end: String(format: "%04d-12-31", last))
+                    out.append(Entity(start: start, end: end, kind: first == last ? .year : .releaseDate, value: value, literalWords: fixed))
                 }
             }
         }

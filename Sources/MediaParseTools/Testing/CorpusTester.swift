@@ -159,12 +159,17 @@ public final class CorpusTester {
         self.cacheCompiledGrammar = cacheCompiledGrammar
     }
 
+    /// The day corpus cases are parsed on, so that "last year" means the same year whenever they run:
+    /// 15 June 2026 (Corpus/README.md).
+    public static let referenceDate = Date(timeIntervalSince1970: 1_781_524_800)  // 2026-06-15 12:00 UTC
+
     private func parser(for c: TestCase) throws -> MediaParser {
         let key = ([c.locale] + c.appNames + ["a"] + c.areaNames + ["d"] + c.deviceNames + ["u"] + c.userVocabulary + ["g"]
                    + c.globalVocabulary).joined(separator: "\u{1F}")
         if let p = parsers[key] { return p }
         let p = try MediaParser(locale: c.locale, appNames: c.appNames, areaNames: c.areaNames, deviceNames: c.deviceNames,
-                                catalog: catalog, cacheCompiledGrammar: cacheCompiledGrammar, onCompile: onCompile)
+                                catalog: catalog, cacheCompiledGrammar: cacheCompiledGrammar,
+                                referenceDate: Self.referenceDate, onCompile: onCompile)
         for f in c.userVocabulary { p.vocabulary.setUserVocabulary(try UserVocabulary(contentsOfFile: f)) }
         for f in c.globalVocabulary { p.vocabulary.loadGlobal(try GlobalVocabulary(contentsOfFile: f)) }
         parsers[key] = p
