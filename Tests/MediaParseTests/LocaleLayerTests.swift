@@ -189,4 +189,55 @@ final class LocaleLayerTests: XCTestCase {
             XCTAssertTrue("\(error)".contains("locale.yaml:2"), "\(error)")
         }
     }
+
+    /// A catalogue of one locale whose `locale.yaml` holds `relativeYears` under `numbers:`, and a grammar
+    /// that reads a release date after "play".
+    static func relativeYearCatalog(_ relativeYears: String) -> GrammarCatalog {
+        var catalog = GrammarCatalog()
+        catalog.add(folder: "try", path: "locale.yaml", text: "icu_locale: en_US\nnumbers:\n  relative_years:\n" + relativeYears)
+        catalog.add(folder: "try", path: "g.yaml", text: """
+            intents: {INPlayMediaIntent: {data: [{sentences: ["play [songs] [from] {release_date:releaseDate}", "play {name:mediaName}"]}]}}
+            lists: {name: {wildcard: true}}
+            """)
+        return catalog
+    }
+
+    func testYearsCountedFromTheReferenceDay() throws {
+        let catalog = Self.relativeYearCatalog("""
+                "last year": -1
+                "this year": 0
+                "{number} years ago": -1
+                "the (last|past) {number} years": [-1, 0]
+            """)
+        let june2026 = Date(timeIntervalSince1970: 1_781_524_800)  // 2026-06-15 12:00 UTC
+        let p = try MediaParser(locale: "try", catalog: catalog, referenceDate: june2026)
+        func range(_ text: String) -> String? {
+            p.parse(text).mediaSearch?.releaseDate.map { "\($0.start)…\($0.end)" }
+        }
+        XCTAssertEqual(range("play songs from last year"), "2025-01-01…2025-12-31")
+        XCTAssertEqual(range("play this year"), "2026-01-01…2026-12-31")
+        XCTAssertEqual(range("play songs from three years ago"), "2023-01-01…2023-12-31")
+        XCTAssertEqual(range("play songs from 3 years ago"), "2023-01-01…2023-12-31")
+        // A range is counted for each of its number: from five years back to this one.
+        XCTAssertEqual(range("play from the past five years"), "2021-01-01…2026-12-31")
+        // Another day, another year: the phrase is not frozen into the grammar.
+        let p2030 = try MediaParser(locale: "try", catalog: catalog, referenceDate: june2026.addingTimeInterval(4 * 365.25 * 86_400))
+        XCTAssertEqual(p2030.parse("play songs from last year").mediaSearch?.releaseDate?.start, "2029-01-01")
+        // Words that are not the phrase stay a name.
+        XCTAssertEqual(p.parse("play last summer").mediaSearch?.mediaName, "last summer")
+        // Without a reference day the parser counts from today.
+        let now = try MediaParser(locale: "try", catalog: catalog)
+        let thisYear = Calendar(identifier: .gregorian).component(.year, from: Date())
+        XCTAssertEqual(now.parse("play this year").mediaSearch?.releaseDate?.start, String(format: "%04d-01-01", thisYear))
+    }
+
+    func testAWrongRelativeYearIsAFileError() {
+        for (bad, line) in [("    \"last year\": 1.5\n", 4), ("    \"the last {number} years\": [0, -1]\n", 4),
+                            ("    \"{number} {number} years\": -1\n", 4), ("    \"{number}\": -1\n", 4)] {
+            XCTAssertThrowsError(try MediaParser(locale: "try", catalog: Self.relativeYearCatalog(bad)), bad) { error in
+                XCTAssertTrue(error is GrammarError, "\(error)")
+                XCTAssertTrue("\(error)".contains("locale.yaml:\(line)"), "\(bad): \(error)")
+            }
+        }
+    }
 }

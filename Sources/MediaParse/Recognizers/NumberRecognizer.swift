@@ -52,9 +52,12 @@ final class NumberRecognizer: Sendable {
     private let glued: [(kind: RecognizerKind, form: GluedForm)]
     /// Phrase forms, each with how many of its items are fixed words.
     private let phrases: [(kind: RecognizerKind, items: [PhraseItem], fixed: Int)]
-    /// Years counted from this one ("last year", "{number} years ago"): the phrase's words (and number), and
-    /// the range it names, counted for each of its number when it has one.
-    private let relativeYears: [(items: [PhraseItem], from: Int, to: Int)]
+    /// Years counted from this one ("last year", "{number} years ago"): each phrase's words (and number),
+    /// how many of them are fixed words, and the range it names, counted for each of its number when it
+    /// has one; by the word they start with, and those that start with their number.
+    private typealias RelativeYearPhrase = (items: [PhraseItem], fixed: Int, from: Int, to: Int)
+    private let relativeYearsByFirstWord: [String: [RelativeYearPhrase]]
+    private let relativeYearsFromNumber: [RelativeYearPhrase]
     /// For the quick checks: are there glued forms of words, and their endings and beginnings; the first
     /// words of units.
     private let wordForms: Bool
@@ -167,7 +170,7 @@ final class NumberRecognizer: Sendable {
         self.phrases = phrases
         func isWord(_ item: PhraseItem) -> Bool { if case .word = item { true } else { false } }
         func isEntity(_ item: PhraseItem) -> Bool { if case .entity = item { true } else { false } }
-        relativeYears = try forms.relativeYears.flatMap { form -> [([PhraseItem], Int, Int)] in
+        let relativeYears = try forms.relativeYears.flatMap { form -> [RelativeYearPhrase] in
             let node = try TemplateParser.parse(form.text, at: form.location, splitWords: words)
             let sequences = Self.expand(node) ?? []
             let valid = sequences.allSatisfy { items in
@@ -177,8 +180,12 @@ final class NumberRecognizer: Sendable {
                 throw GrammarError("a phrase of relative_years holds words, ( | ), [ ] and at most one {number}: \"last year\", \"{number} years ago\"; not \"\(form.text)\"",
                                    at: form.location)
             }
-            return sequences.map { ($0, form.from, form.to) }
+            return sequences.map { ($0, $0.filter(isWord).count, form.from, form.to) }
         }
+        relativeYearsByFirstWord = Dictionary(grouping: relativeYears.filter { isWord($0.items[0]) }) {
+            if case let .word(w) = $0.items[0] { w } else { "" }
+        }
+        relativeYearsFromNumber = relativeYears.filter { !isWord($0.items[0]) }
         wordForms = glued.contains { $0.1.part != .digits }
         gluedEndings = Set(glued.filter { $0.1.part != .digits }.map { $0.1.suffix })
         gluedBeginnings = Set(glued.filter { $0.1.part != .digits }.map { $0.1.prefix })
@@ -397,7 +404,9 @@ final class NumberRecognizer: Sendable {
             out += made
         }
 
-        if !relativeYears.isEmpty, let year = thisYear() { out += yearsCounted(from: year, tokens: tokens, numbers: numbers) }
+        if !relativeYearsByFirstWord.isEmpty || !relativeYearsFromNumber.isEmpty {
+            out += yearsCounted(from: thisYear, tokens: tokens, numbers: numbers)
+        }
 
         // A fraction after a speed adds to it ("una volta e mezza", "duas vezes e meia"), as after a unit.
         for e in out where e.kind == .speed {
@@ -560,12 +569,16 @@ final class NumberRecognizer: Sendable {
 
     /// "last year", "vor zwei Jahren", "the past five years": a year (or a range of years, as a release date)
     /// counted from `thisYear`. The number of a phrase is a whole one from 1 to 100.
-    private func yearsCounted(from thisYear: Int, tokens: [Token], numbers: [Entity]) -> [Entity] {
+    private func yearsCounted(from thisYear: () -> Int?, tokens: [Token], numbers: [Entity]) -> [Entity] {
         var out: [Entity] = []
-        for (items, from, to) in relativeYears {
-            let fixed = items.filter { if case .word = $0 { true } else { false } }.count
-            let firstWord: String? = if case let .word(w) = items[0] { w } else { nil }
-            for start in 0..<tokens.count where firstWord == nil || tokens[start].key == firstWord! {
+        var year: Int?? = nil  // asked once, when a phrase may start
+        for start in 0..<tokens.count {
+            var candidates = relativeYearsByFirstWord[tokens[start].key] ?? []
+            if !relativeYearsFromNumber.isEmpty, numbers.contains(where: { $0.start == start }) { candidates += relativeYearsFromNumber }
+            guard !candidates.isEmpty else { continue }
+            if year == nil { year = thisYear() }
+            guard let thisYear = year! else { return [] }
+            for (items, fixed, from, to) in candidates {
                 // Walk the phrase: words must be said as written; the number, if any, is one of `numbers`.
                 var ends: [(at: Int, times: Int)] = [(start, 1)]
                 for item in items {
@@ -581,6 +594,7 @@ final class NumberRecognizer: Sendable {
                         }
                     }
                     ends = next
+                    if ends.isEmpty { break }
                 }
                 for (end, times) in ends {
                     let first = thisYear + from * times, last = thisYear + to * times
