@@ -49,13 +49,40 @@ public final class Resolver: Sendable {
                 }
             }
         }
-        let ranked = order(scored, query: query)
+        var ranked = order(scored, query: query)
+        // An artist alone that no item's artist answers may be a title the parse took for an artist ("pon A
+        // QUIÉN LE IMPORTA": the "a" of the title read as the personal "a"): tried as the name, a little below.
+        if !ranked.contains(where: { $0.score >= threshold }), let reading = Self.artistAsName(result),
+           let (_, more) = try self.scored(reading) {
+            var best = Dictionary(scored.map { ($0.candidate.id, $0) }, uniquingKeysWith: { a, b in a.score >= b.score ? a : b })
+            for var s in more {
+                s.score *= Self.artistAsNameFactor
+                if s.score > best[s.candidate.id]?.score ?? -1 { best[s.candidate.id] = s }
+            }
+            ranked = order(Array(best.values), query: query)
+        }
         let fitting = ranked.filter { $0.score >= threshold }
         if fitting.isEmpty {
             let near = ranked.filter { $0.score >= 0.3 }.prefix(nearMisses).map(\.resolved)
             return Resolution(items: [], notFound: true, nearMisses: near.isEmpty ? nil : Array(near))
         }
         return Resolution(items: fitting.prefix(1 + max(0, alternatives)).map(\.resolved))
+    }
+
+    /// What an artist read as a title keeps of its score.
+    static let artistAsNameFactor = 0.95
+
+    /// `result` with its artist, said alone (no name, album or genre), read as the name instead, or nil.
+    static func artistAsName(_ result: ParseResult) -> ParseResult? {
+        guard let search = result.mediaSearch, search.mediaName == nil, search.albumName == nil,
+              (search.genreNames ?? []).isEmpty, let artist = search.artistName, !artist.isBlank else { return nil }
+        var reading = result
+        reading.mediaSearch?.mediaName = artist
+        reading.mediaSearch?.artistName = nil
+        if let spans = result.spans {
+            reading.spans = Spans(spans.ranges.map { $0.key == "artistName" ? (key: "mediaName", range: $0.range) : $0 })
+        }
+        return reading
     }
 
     /// The alternative readings of `result` as likely as it (within a rounding of its score), of the same
@@ -178,6 +205,9 @@ public final class Resolver: Sendable {
         /// title may hold them ("mambo number 5": genre "mambo", type "number", name "5"; "la symphonie
         /// numéro 5": type "symphonie", name "numéro 5").
         var nameInContext: TitleKeys?
+        /// The name with the word after it, when the parse left that word in no field and more words follow
+        /// ("spiel Das geht ab von den Atzen": "ab" read as the particle of "abspielen"): a title may hold it.
+        var nameWithNextWord: TitleKeys?
         /// The name's words, to tell at once whether an item's artist is said inside the name.
         var nameWords: Set<String> = []
 
@@ -216,6 +246,7 @@ public final class Resolver: Sendable {
             }
             if name != nil, let u = result.utterance, let spans = result.spans {
                 nameInContext = Self.context(of: spans, in: u).map(maker.title)
+                nameWithNextWord = Self.withNextWord(of: spans, in: u).map(maker.title)
             }
             guard name != nil || artist != nil || album != nil || !genres.isEmpty || yearTitle != nil else { return nil }
         }
@@ -247,16 +278,36 @@ public final class Resolver: Sendable {
             return String(text)
         }
 
+        /// The text of the name's span and of the word after it, when that word is in no span and is not the
+        /// utterance's last.
+        static func withNextWord(of spans: Spans, in utterance: String) -> String? {
+            guard let n = spans["mediaName"], n.count == 2 else { return nil }
+            let scalars = Array(utterance.unicodeScalars)
+            guard n[0] >= 0, n[1] < scalars.count else { return nil }
+            var start = n[1]
+            while start < scalars.count, scalars[start].properties.isWhitespace { start += 1 }
+            var end = start
+            while end < scalars.count, !scalars[end].properties.isWhitespace { end += 1 }
+            guard end > start, start > n[1], end < scalars.count,
+                  scalars[start..<end].allSatisfy({ $0.properties.isAlphabetic }) else { return nil }
+            for (_, r) in spans.ranges {
+                for k in stride(from: 0, to: r.count - 1, by: 2) where r[k] < end && r[k + 1] > start { return nil }
+            }
+            var text = String.UnicodeScalarView()
+            text.append(contentsOf: scalars[n[0]..<end])
+            return String(text)
+        }
+
         /// The keys looked up exactly.
         var exactKeys: [String] {
             var keys: [String] = []
             if let name { keys.append(name.main.text); if let f = name.full { keys.append(f.text) } }
-            for k in [artist, album, yearTitle, nameWithYear] { if let k { keys.append(k.text) } }
+            for k in [artist, album, yearTitle, nameWithYear, nameWithNextWord?.main] { if let k { keys.append(k.text) } }
             return keys.filter { !$0.isEmpty }
         }
 
         var allKeys: [NameKey] {
-            [name?.main, name?.full, artist, album, yearTitle].compactMap { $0 }
+            [name?.main, name?.full, artist, album, yearTitle, nameWithNextWord?.main].compactMap { $0 }
         }
     }
 
@@ -504,6 +555,16 @@ public final class Resolver: Sendable {
                     best = s
                     how = "name"
                     inContext = true
+                }
+            }
+            // The name with the word after it that the parse left out ("Das geht" + "ab"): as the name, when
+            // a title is that nearly exactly.
+            if let next = q.nameWithNextWord {
+                for t in titles {
+                    let s = Self.similarity(next.main, t.key) * (t.field == .short ? 0.96 : 1)
+                    guard s > best, s >= 0.9 else { continue }
+                    best = s
+                    how = "name"
                 }
             }
             // The artist or show said inside the name, with no word for "by" ("the elon musk joe rogan episode"):
