@@ -69,6 +69,9 @@ public final class Resolver: Sendable {
         return Resolution(items: fitting.prefix(1 + max(0, alternatives)).map(\.resolved))
     }
 
+    /// The score of a title of one word one sound from the name said, with the item's artist said.
+    static let oneSoundApartScore = 0.72
+
     /// What an artist read as a title keeps of its score.
     static let artistAsNameFactor = 0.95
 
@@ -520,6 +523,7 @@ public final class Resolver: Sendable {
         var yearInName = false
         var throughArtist = false
         var inContext = false
+        var needsArtist = false
         if let name = q.name {
             var best = 0.0, how = "name"
             for t in titles {
@@ -615,6 +619,17 @@ public final class Resolver: Sendable {
                     how = "artist"
                 }
             }
+            // A title of one word misheard by one sound ("Augenblick" for "Augenbling"), said with its artist:
+            // just found, and kept only when the artist said is the item's (below).
+            if best < Self.oneSoundApartScore, q.artist != nil, name.main.words.count == 1, name.main.words[0].count >= 6,
+               let said = name.main.sounds.first {
+                for t in titles where t.key.words.count == 1 && t.key.words[0].count >= 6 && Self.soundsOneApart(said, t.key.sounds[0]) {
+                    best = Self.oneSoundApartScore
+                    how = "soundAlike"
+                    needsArtist = true
+                    break
+                }
+            }
             // A number said that none of the item's names has is another item ("Part III" of a catalogue
             // with Part II, "Zimmer 484" for "Zimmer 483"), unless the year it may be was read apart.
             if best < 1, best >= 0.5, !yearInName {
@@ -649,6 +664,7 @@ public final class Resolver: Sendable {
             }
             if primary { score *= 0.4 + 0.6 * s } else { score = s; primary = true }
             if s >= 0.7 { matched.append("artist") }
+            if needsArtist, s < 0.9 { score = 0 }
             if q.name == nil, q.album == nil, q.type == nil {
                 // The artist alone: the artist item first; with a sort order, the artist's works.
                 if c.type == "artist" { score *= q.sortOrder == nil ? 1 : 0.9 } else { score *= q.sortOrder == nil ? 0.97 : 1 }
