@@ -257,7 +257,7 @@ package final class NameKeyMaker: Sendable {
     /// spaces between words, where a space sets a title's parts apart), when there are two or more (at most
     /// four); else none. "三体II 黒暗森林 上": three; "Hello World", "パンク プレイリスト" (a name and the kind
     /// of item it is): none.
-    static func spacedParts(of text: String) -> [String] {
+    package static func spacedParts(of text: String) -> [String] {
         guard text.unicodeScalars.contains(where: { $0 == " " || $0 == "\u{3000}" }) else { return [] }
         func isHan(_ u: Unicode.Scalar) -> Bool { (0x3400...0x4DBF).contains(u.value) || (0x4E00...0x9FFF).contains(u.value) }
         var parts: [String] = []
@@ -393,7 +393,7 @@ package final class NameKeyMaker: Sendable {
 
     /// The digits of `a` plus `b`, when `a` is a round number of hundreds or more with zeros where `b` has
     /// digits ("1000", "1": "1001"; "100", "10": "110"), else nil ("20", "5"; "1000", "2000").
-    static func roundPlusSmaller(_ a: String, _ b: String) -> String? {
+    package static func roundPlusSmaller(_ a: String, _ b: String) -> String? {
         guard isDigits(a), isDigits(b), a.utf8.count >= 3, a.utf8.count > b.utf8.count,
               a.utf8.suffix(b.utf8.count).allSatisfy({ $0 == 0x30 }), let x = Int(a), let y = Int(b), y > 0 else { return nil }
         return String(x + y)
