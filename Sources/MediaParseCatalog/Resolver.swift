@@ -72,6 +72,34 @@ public final class Resolver: Sendable {
     /// The score of a title of one word one sound from the name said, with the item's artist said.
     static let oneSoundApartScore = 0.72
 
+    /// The score of a title whose kanji the request writes in kana, with the item's artist said.
+    static let kanaForKanjiScore = 0.75
+
+    /// Whether the request's words are the title's with each run of kanji written as one to three kana a
+    /// kanji, and the title has two words or more that are not kanji, which the request says as written
+    /// ("秒 針 を か む" of "秒 針 を 噛 む"; not "し ろ" of "白 日", of kanji alone).
+    static func kanaForKanji(_ q: [String], _ c: [String]) -> Bool {
+        func isHan(_ w: String) -> Bool {
+            guard w.unicodeScalars.count == 1, let u = w.unicodeScalars.first else { return false }
+            return (0x4E00...0x9FFF).contains(u.value) || (0x3400...0x4DBF).contains(u.value)
+        }
+        guard q.count <= 60, c.count <= 40, c.contains(where: isHan), c.filter({ !isHan($0) }).count >= 2 else { return false }
+        func match(_ i: Int, _ j: Int) -> Bool {
+            if j == c.count { return i == q.count }
+            guard isHan(c[j]) else { return i < q.count && q[i] == c[j] && match(i + 1, j + 1) }
+            var h = j
+            while h < c.count, isHan(c[h]) { h += 1 }
+            let n = h - j
+            if i + n <= q.count, q[i..<(i + n)].elementsEqual(c[j..<h]), match(i + n, h) { return true }
+            for k in 1...(3 * n) where i + k <= q.count {
+                guard NameKeyMaker.isKana(q[i + k - 1]) else { break }
+                if k >= n, match(i + k, h) { return true }
+            }
+            return false
+        }
+        return match(0, 0)
+    }
+
     /// What an artist read as a title keeps of its score.
     static let artistAsNameFactor = 0.95
 
@@ -625,6 +653,17 @@ public final class Resolver: Sendable {
                let said = name.main.sounds.first {
                 for t in titles where t.key.words.count == 1 && t.key.words[0].count >= 6 && Self.soundsOneApart(said, t.key.sounds[0]) {
                     best = Self.oneSoundApartScore
+                    how = "soundAlike"
+                    needsArtist = true
+                    break
+                }
+            }
+            // A title with kanji that the request writes in kana, as speech recognition may ("秒針をかむ" for
+            // "秒針を噛む", "よるにかける" for "夜に駆ける"), said with its artist: kept only when the artist
+            // said is the item's (below).
+            if best < Self.kanaForKanjiScore, q.artist != nil, name.main.words.contains(where: NameKeyMaker.isKana) {
+                for t in titles where (t.field == .title || t.field == .alias) && Self.kanaForKanji(name.main.words, t.key.words) {
+                    best = Self.kanaForKanjiScore
                     how = "soundAlike"
                     needsArtist = true
                     break
