@@ -394,6 +394,23 @@ final class CatalogTests: XCTestCase {
         XCTAssertEqual(try first("spiel Tabaluka von Nena", r, parser: german), "notFound", "one sound apart, another artist")
         XCTAssertEqual(try first("spiel Tabaluka", r, parser: german), "notFound", "one sound apart, no artist said")
     }
+
+    func testAKanjiWrittenInKanaMeetsTheTitleOnlyWithItsArtist() throws {
+        XCTAssertTrue(Resolver.kanaForKanji(["秒", "針", "を", "か", "む"], ["秒", "針", "を", "噛", "む"]))
+        XCTAssertTrue(Resolver.kanaForKanji(["よ", "る", "に", "か", "け", "る"], ["夜", "に", "駆", "け", "る"]))
+        XCTAssertFalse(Resolver.kanaForKanji(["し", "ろ"], ["白", "日"]), "kanji alone: nothing written as the title")
+        XCTAssertFalse(Resolver.kanaForKanji(["よ", "る", "に", "か", "け", "た"], ["夜", "に", "駆", "け", "る"]))
+        XCTAssertFalse(Resolver.kanaForKanji(["よ", "に", "か", "け", "る", "る", "る", "る"], ["夜", "に", "駆", "け", "る"]))
+        let (catalog, _) = try Catalog.load(file: try write("ja.jsonl", """
+            {"identifier":"s1","type":"song","title":"秒針を噛む","artist":"ずっと真夜中でいいのに。","language":"ja","aliases":[]}
+            {"identifier":"a1","type":"artist","title":"ずっと真夜中でいいのに。","aliases":["ずとまよ"],"language":"ja"}
+            {"identifier":"s2","type":"song","title":"夜に駆ける","artist":"YOASOBI","language":"ja"}
+            """), locale: "ja-JP")
+        let r = Resolver(catalog: catalog), japanese = try MediaParser(locale: "ja-JP")
+        XCTAssertEqual(try first("ずとまよの秒針をかむを流して", r, parser: japanese), "s1")
+        XCTAssertEqual(try first("YOASOBIのよるにかけるを流して", r, parser: japanese), "s2")
+        XCTAssertEqual(try first("あいみょんのよるにかけるを流して", r, parser: japanese), "notFound", "another artist")
+    }
 }
 
 /// `mediaparse test` on a resolution corpus: its figures, its misses, its exit status.
