@@ -258,8 +258,10 @@ package final class NameKeyMaker: Sendable {
     /// four); else none. "三体II 黒暗森林 上": three; "Hello World", "パンク プレイリスト" (a name and the kind
     /// of item it is): none.
     package static func spacedParts(of text: String) -> [String] {
-        guard text.unicodeScalars.contains(where: { $0 == " " || $0 == "\u{3000}" }) else { return [] }
         func isHan(_ u: Unicode.Scalar) -> Bool { (0x3400...0x4DBF).contains(u.value) || (0x4E00...0x9FFF).contains(u.value) }
+        // Most titles hold no Han at all: told on their bytes (Han is three bytes from 0xE3 on).
+        guard text.utf8.contains(where: { $0 >= 0xE3 }), text.unicodeScalars.contains(where: isHan),
+              text.unicodeScalars.contains(where: { $0 == " " || $0 == "\u{3000}" }) else { return [] }
         var parts: [String] = []
         for part in text.split(whereSeparator: { $0 == " " || $0 == "\u{3000}" }) {
             guard parts.count < 4, part.unicodeScalars.contains(where: isHan) else { break }
@@ -338,18 +340,15 @@ package final class NameKeyMaker: Sendable {
         // "104.3" is keyed (its point is a sign, and signs inside a word go).
         // An "and" word after a round number of hundreds or more and before a smaller number adds them, as
         // a number word glued around it does ("1000 und 1 Nacht" = "Tausendundeine Nacht" = "1001 Nacht").
-        func number(at i: Int) -> (end: Int, digits: String)? {
-            guard i < tokens.count else { return nil }
-            return replacement[i] ?? (!taken[i] && Self.isDigits(tokens[i].key) ? (i + 1, tokens[i].key) : nil)
-        }
         var at = 0
         while at < tokens.count {
             if let r = replacement[at], r.end + 1 < tokens.count, decimalWords.contains(tokens[r.end].key),
                let d = replacement[r.end + 1] {
                 replacement[at] = (d.end, r.digits + d.digits)
                 replacement[r.end + 1] = nil
-            } else if let r = number(at: at), r.end + 1 < tokens.count,
-                      andWords.contains([tokens[r.end].key]), let d = number(at: r.end + 1),
+            } else if let r = replacement[at] ?? (!taken[at] && Self.isDigits(tokens[at].key) ? (at + 1, tokens[at].key) : nil),
+                      r.end + 1 < tokens.count, andWords.contains([tokens[r.end].key]), case let n = r.end + 1,
+                      let d = replacement[n] ?? (!taken[n] && Self.isDigits(tokens[n].key) ? (n + 1, tokens[n].key) : nil),
                       let sum = Self.roundPlusSmaller(r.digits, d.digits) {
                 replacement[at] = (d.end, sum)
                 replacement[r.end + 1] = nil
@@ -404,7 +403,9 @@ package final class NameKeyMaker: Sendable {
     /// for hundreds or more), else nil. Only words with three letters or more either side of the "and"
     /// are tried ("Stunde", "Grund" are not).
     private func gluedNumber(_ word: String, session: ICUSession) -> String? {
-        for a in andLetters {
+        // Most words are too short or hold no "and" word: told on their bytes, without Foundation.
+        guard !andLetters.isEmpty, word.utf8.count >= 9 else { return nil }
+        for a in andLetters where word.utf8.firstRange(of: a.utf8) != nil {
             // Every place the "and" word is ("h-und-ertundein": the second).
             var from = word.startIndex
             while let r = word.range(of: a, range: from..<word.endIndex) {
