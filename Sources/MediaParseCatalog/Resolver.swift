@@ -49,13 +49,71 @@ public final class Resolver: Sendable {
                 }
             }
         }
-        let ranked = order(scored, query: query)
+        var ranked = order(scored, query: query)
+        // An artist alone that no item's artist answers may be a title the parse took for an artist ("pon A
+        // QUIÉN LE IMPORTA": the "a" of the title read as the personal "a"): tried as the name, a little below.
+        if !ranked.contains(where: { $0.score >= threshold }), let reading = Self.artistAsName(result),
+           let (_, more) = try self.scored(reading) {
+            var best = Dictionary(scored.map { ($0.candidate.id, $0) }, uniquingKeysWith: { a, b in a.score >= b.score ? a : b })
+            for var s in more {
+                s.score *= Self.artistAsNameFactor
+                if s.score > best[s.candidate.id]?.score ?? -1 { best[s.candidate.id] = s }
+            }
+            ranked = order(Array(best.values), query: query)
+        }
         let fitting = ranked.filter { $0.score >= threshold }
         if fitting.isEmpty {
             let near = ranked.filter { $0.score >= 0.3 }.prefix(nearMisses).map(\.resolved)
             return Resolution(items: [], notFound: true, nearMisses: near.isEmpty ? nil : Array(near))
         }
         return Resolution(items: fitting.prefix(1 + max(0, alternatives)).map(\.resolved))
+    }
+
+    /// The score of a title of one word one sound from the name said, with the item's artist said.
+    static let oneSoundApartScore = 0.72
+
+    /// The score of a title whose kanji the request writes in kana, with the item's artist said.
+    static let kanaForKanjiScore = 0.75
+
+    /// Whether the request's words are the title's with each run of kanji written as one to three kana a
+    /// kanji, and the title has two words or more that are not kanji, which the request says as written
+    /// ("秒 針 を か む" of "秒 針 を 噛 む"; not "し ろ" of "白 日", of kanji alone).
+    static func kanaForKanji(_ q: [String], _ c: [String]) -> Bool {
+        func isHan(_ w: String) -> Bool {
+            guard w.unicodeScalars.count == 1, let u = w.unicodeScalars.first else { return false }
+            return (0x4E00...0x9FFF).contains(u.value) || (0x3400...0x4DBF).contains(u.value)
+        }
+        guard q.count <= 60, c.count <= 40, c.contains(where: isHan), c.filter({ !isHan($0) }).count >= 2 else { return false }
+        func match(_ i: Int, _ j: Int) -> Bool {
+            if j == c.count { return i == q.count }
+            guard isHan(c[j]) else { return i < q.count && q[i] == c[j] && match(i + 1, j + 1) }
+            var h = j
+            while h < c.count, isHan(c[h]) { h += 1 }
+            let n = h - j
+            if i + n <= q.count, q[i..<(i + n)].elementsEqual(c[j..<h]), match(i + n, h) { return true }
+            for k in 1...(3 * n) where i + k <= q.count {
+                guard NameKeyMaker.isKana(q[i + k - 1]) else { break }
+                if k >= n, match(i + k, h) { return true }
+            }
+            return false
+        }
+        return match(0, 0)
+    }
+
+    /// What an artist read as a title keeps of its score.
+    static let artistAsNameFactor = 0.95
+
+    /// `result` with its artist, said alone (no name, album or genre), read as the name instead, or nil.
+    static func artistAsName(_ result: ParseResult) -> ParseResult? {
+        guard let search = result.mediaSearch, search.mediaName == nil, search.albumName == nil,
+              (search.genreNames ?? []).isEmpty, let artist = search.artistName, !artist.isBlank else { return nil }
+        var reading = result
+        reading.mediaSearch?.mediaName = artist
+        reading.mediaSearch?.artistName = nil
+        if let spans = result.spans {
+            reading.spans = Spans(spans.ranges.map { $0.key == "artistName" ? (key: "mediaName", range: $0.range) : $0 })
+        }
+        return reading
     }
 
     /// The alternative readings of `result` as likely as it (within a rounding of its score), of the same
@@ -178,6 +236,9 @@ public final class Resolver: Sendable {
         /// title may hold them ("mambo number 5": genre "mambo", type "number", name "5"; "la symphonie
         /// numéro 5": type "symphonie", name "numéro 5").
         var nameInContext: TitleKeys?
+        /// The name with the word after it, when the parse left that word in no field and more words follow
+        /// ("spiel Das geht ab von den Atzen": "ab" read as the particle of "abspielen"): a title may hold it.
+        var nameWithNextWord: TitleKeys?
         /// The name's words, to tell at once whether an item's artist is said inside the name.
         var nameWords: Set<String> = []
 
@@ -216,6 +277,7 @@ public final class Resolver: Sendable {
             }
             if name != nil, let u = result.utterance, let spans = result.spans {
                 nameInContext = Self.context(of: spans, in: u).map(maker.title)
+                nameWithNextWord = Self.withNextWord(of: spans, in: u).map(maker.title)
             }
             guard name != nil || artist != nil || album != nil || !genres.isEmpty || yearTitle != nil else { return nil }
         }
@@ -247,16 +309,36 @@ public final class Resolver: Sendable {
             return String(text)
         }
 
+        /// The text of the name's span and of the word after it, when that word is in no span and is not the
+        /// utterance's last.
+        static func withNextWord(of spans: Spans, in utterance: String) -> String? {
+            guard let n = spans["mediaName"], n.count == 2 else { return nil }
+            let scalars = Array(utterance.unicodeScalars)
+            guard n[0] >= 0, n[1] < scalars.count else { return nil }
+            var start = n[1]
+            while start < scalars.count, scalars[start].properties.isWhitespace { start += 1 }
+            var end = start
+            while end < scalars.count, !scalars[end].properties.isWhitespace { end += 1 }
+            guard end > start, start > n[1], end < scalars.count,
+                  scalars[start..<end].allSatisfy({ $0.properties.isAlphabetic }) else { return nil }
+            for (_, r) in spans.ranges {
+                for k in stride(from: 0, to: r.count - 1, by: 2) where r[k] < end && r[k + 1] > start { return nil }
+            }
+            var text = String.UnicodeScalarView()
+            text.append(contentsOf: scalars[n[0]..<end])
+            return String(text)
+        }
+
         /// The keys looked up exactly.
         var exactKeys: [String] {
             var keys: [String] = []
             if let name { keys.append(name.main.text); if let f = name.full { keys.append(f.text) } }
-            for k in [artist, album, yearTitle, nameWithYear] { if let k { keys.append(k.text) } }
+            for k in [artist, album, yearTitle, nameWithYear, nameWithNextWord?.main] { if let k { keys.append(k.text) } }
             return keys.filter { !$0.isEmpty }
         }
 
         var allKeys: [NameKey] {
-            [name?.main, name?.full, artist, album, yearTitle].compactMap { $0 }
+            [name?.main, name?.full, artist, album, yearTitle, nameWithNextWord?.main].compactMap { $0 }
         }
     }
 
@@ -469,6 +551,7 @@ public final class Resolver: Sendable {
         var yearInName = false
         var throughArtist = false
         var inContext = false
+        var needsArtist = false
         if let name = q.name {
             var best = 0.0, how = "name"
             for t in titles {
@@ -504,6 +587,16 @@ public final class Resolver: Sendable {
                     best = s
                     how = "name"
                     inContext = true
+                }
+            }
+            // The name with the word after it that the parse left out ("Das geht" + "ab"): as the name, when
+            // a title is that nearly exactly.
+            if let next = q.nameWithNextWord {
+                for t in titles {
+                    let s = Self.similarity(next.main, t.key) * (t.field == .short ? 0.96 : 1)
+                    guard s > best, s >= 0.9 else { continue }
+                    best = s
+                    how = "name"
                 }
             }
             // The artist or show said inside the name, with no word for "by" ("the elon musk joe rogan episode"):
@@ -554,6 +647,28 @@ public final class Resolver: Sendable {
                     how = "artist"
                 }
             }
+            // A title of one word misheard by one sound ("Augenblick" for "Augenbling"), said with its artist:
+            // just found, and kept only when the artist said is the item's (below).
+            if best < Self.oneSoundApartScore, q.artist != nil, name.main.words.count == 1, name.main.words[0].count >= 6,
+               let said = name.main.sounds.first {
+                for t in titles where t.key.words.count == 1 && t.key.words[0].count >= 6 && Self.soundsOneApart(said, t.key.sounds[0]) {
+                    best = Self.oneSoundApartScore
+                    how = "soundAlike"
+                    needsArtist = true
+                    break
+                }
+            }
+            // A title with kanji that the request writes in kana, as speech recognition may ("秒針をかむ" for
+            // "秒針を噛む", "よるにかける" for "夜に駆ける"), said with its artist: kept only when the artist
+            // said is the item's (below).
+            if best < Self.kanaForKanjiScore, q.artist != nil, name.main.words.contains(where: NameKeyMaker.isKana) {
+                for t in titles where (t.field == .title || t.field == .alias) && Self.kanaForKanji(name.main.words, t.key.words) {
+                    best = Self.kanaForKanjiScore
+                    how = "soundAlike"
+                    needsArtist = true
+                    break
+                }
+            }
             // A number said that none of the item's names has is another item ("Part III" of a catalogue
             // with Part II, "Zimmer 484" for "Zimmer 483"), unless the year it may be was read apart.
             if best < 1, best >= 0.5, !yearInName {
@@ -588,6 +703,7 @@ public final class Resolver: Sendable {
             }
             if primary { score *= 0.4 + 0.6 * s } else { score = s; primary = true }
             if s >= 0.7 { matched.append("artist") }
+            if needsArtist, s < 0.9 { score = 0 }
             if q.name == nil, q.album == nil, q.type == nil {
                 // The artist alone: the artist item first; with a sort order, the artist's works.
                 if c.type == "artist" { score *= q.sortOrder == nil ? 1 : 0.9 } else { score *= q.sortOrder == nil ? 0.97 : 1 }

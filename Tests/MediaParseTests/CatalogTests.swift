@@ -335,6 +335,82 @@ final class CatalogTests: XCTestCase {
         let de = try NameKeyPrinter(locale: "de-DE")
         XCTAssertTrue(de.describe("hundertvierundneunzig Länder").contains("main: 194 lander ["), de.describe("hundertvierundneunzig Länder"))
     }
+
+    func testUnitsNumbersJoinedByAndZeroAndTheSpacedPartsOfATitleKeyAsSaid() throws {
+        let de = try NameKeyMaker(locale: "de-DE"), ja = try NameKeyMaker(locale: "ja-JP")
+        // Same words of several words: a unit said in words is its abbreviation.
+        XCTAssertEqual(de.name("200 km/h").words, ["200", "kmh"])
+        XCTAssertEqual(de.name("zweihundert Kilometer pro Stunde").words, ["200", "kmh"])
+        XCTAssertEqual(de.name("Kilometer").words, ["km"])
+        XCTAssertEqual(de.name("pro Stunde").words, ["pro", "stunde"], "part of a phrase is no phrase")
+        // A round number, "und", a smaller one: their sum, glued in one word or apart.
+        XCTAssertEqual(de.name("Tausendundeine Nacht").words, ["1001", "nacht"])
+        XCTAssertEqual(de.name("1000 und 1 Nacht").words, ["1001", "nacht"])
+        XCTAssertEqual(de.name("Zweitausendundeins").words, ["2001"])
+        XCTAssertEqual(de.name("Sekundenschlaf").words, ["sekundenschlaf"], "an \"und\" inside a word that is no number")
+        XCTAssertEqual(de.name("2 und 2").words, ["2", "2"], "not a round number of hundreds")
+        XCTAssertNil(NameKeyMaker.roundPlusSmaller("1000", "2000"))
+        XCTAssertNil(NameKeyMaker.roundPlusSmaller("20", "5"))
+        XCTAssertNil(NameKeyMaker.roundPlusSmaller("1010", "20"))
+        XCTAssertEqual(NameKeyMaker.roundPlusSmaller("100", "10"), "110")
+        // Zero as a word, a digit or a kanji; not inside a longer katakana word.
+        XCTAssertEqual(ja.name("第ゼロ感").words, ja.name("第0感").words)
+        XCTAssertEqual(ja.name("第零感").words, ja.name("第0感").words)
+        XCTAssertFalse(ja.name("ゼロックス").words.contains("0"))
+        XCTAssertTrue(ja.name("ゼロの執行人").words.first == "0", "\(ja.name("ゼロの執行人").words)")
+        // A volume said as 上巻, after の or not.
+        XCTAssertEqual(ja.name("サピエンス全史の上巻").words, ja.name("サピエンス全史 上").words)
+        // The parts of a title set apart by spaces, in Han only.
+        XCTAssertEqual(NameKeyMaker.spacedParts(of: "三体II 黒暗森林 上"), ["三体II", "黒暗森林", "上"])
+        XCTAssertEqual(NameKeyMaker.spacedParts(of: "パンク プレイリスト"), [])
+        XCTAssertEqual(NameKeyMaker.spacedParts(of: "Hello World"), [])
+        XCTAssertTrue(ja.title("三体II 黒暗森林 上").subtitles.contains { $0.words == ja.name("三体2").words })
+        // Sound rules: German "ch" before a vowel at a word's start, Spanish spellings of English names,
+        // the silent "gh" of English in Japanese keys.
+        XCTAssertEqual(de.sound("cheri"), de.sound("scheri"))
+        XCTAssertNotEqual(de.sound("christ"), de.sound("schrist"), "before a consonant ch stays k")
+        let es = try NameKeyMaker(locale: "es-ES")
+        XCTAssertEqual(es.sound("kuin"), es.sound("queen"))
+        XCTAssertEqual(es.sound("grin"), es.sound("green"))
+        XCTAssertEqual(ja.sound("night"), ja.sound("nit"))
+    }
+
+    func testAnArtistReadAsATitleAWordLeftOutAndATitleOneSoundApartWithItsArtist() throws {
+        let (catalog, _) = try Catalog.load(file: try write("mixed.jsonl", """
+            {"identifier":"s1","type":"song","title":"A Dios le pido","artist":"Juanes","language":"es"}
+            {"identifier":"a1","type":"artist","title":"Dios","language":"es"}
+            {"identifier":"s2","type":"song","title":"Das geht ab (Wir feiern die ganze Nacht)","artist":"Die Atzen","language":"de"}
+            {"identifier":"s3","type":"song","title":"Tabaluga","artist":"Peter Maffay","language":"de"}
+            {"identifier":"s4","type":"song","title":"Heb ab","artist":"Cro","language":"de"}
+            """), locale: "de-DE")
+        let r = Resolver(catalog: catalog)
+        let spanish = try MediaParser(locale: "es-ES"), german = try MediaParser(locale: "de-DE")
+        XCTAssertEqual(spanish.parse("pon A Dios le pido").mediaSearch?.artistName, "Dios le pido", "the premise: read as an artist")
+        XCTAssertEqual(try first("pon A Dios le pido", r, parser: spanish), "s1", "an artist no item answers, tried as a title")
+        XCTAssertEqual(try first("pon algo de Dios", r, parser: spanish), "a1", "an artist that is one stays the artist")
+        XCTAssertEqual(try first("spiel Das geht ab von den Atzen", r, parser: german), "s2", "the word the parse left out")
+        XCTAssertEqual(try first("spiel Heb ab von Cro", r, parser: german), "s4")
+        XCTAssertEqual(try first("spiel Tabaluka von Peter Maffay", r, parser: german), "s3", "one sound apart, with its artist")
+        XCTAssertEqual(try first("spiel Tabaluka von Nena", r, parser: german), "notFound", "one sound apart, another artist")
+        XCTAssertEqual(try first("spiel Tabaluka", r, parser: german), "notFound", "one sound apart, no artist said")
+    }
+
+    func testAKanjiWrittenInKanaMeetsTheTitleOnlyWithItsArtist() throws {
+        XCTAssertTrue(Resolver.kanaForKanji(["秒", "針", "を", "か", "む"], ["秒", "針", "を", "噛", "む"]))
+        XCTAssertTrue(Resolver.kanaForKanji(["よ", "る", "に", "か", "け", "る"], ["夜", "に", "駆", "け", "る"]))
+        XCTAssertFalse(Resolver.kanaForKanji(["し", "ろ"], ["白", "日"]), "kanji alone: nothing written as the title")
+        XCTAssertFalse(Resolver.kanaForKanji(["よ", "る", "に", "か", "け", "た"], ["夜", "に", "駆", "け", "る"]))
+        XCTAssertFalse(Resolver.kanaForKanji(["よ", "に", "か", "け", "る", "る", "る", "る"], ["夜", "に", "駆", "け", "る"]))
+        let (catalog, _) = try Catalog.load(file: try write("ja.jsonl", """
+            {"identifier":"s1","type":"song","title":"秒針を噛む","artist":"ずっと真夜中でいいのに。","language":"ja","aliases":[]}
+            {"identifier":"a1","type":"artist","title":"ずっと真夜中でいいのに。","aliases":["ずとまよ"],"language":"ja"}
+            {"identifier":"s2","type":"song","title":"夜に駆ける","artist":"YOASOBI","language":"ja"}
+            """), locale: "ja-JP")
+        let r = Resolver(catalog: catalog), japanese = try MediaParser(locale: "ja-JP")
+        XCTAssertEqual(try first("ずとまよの秒針をかむを流して", r, parser: japanese), "s1")
+        XCTAssertEqual(try first("YOASOBIのよるにかけるを流して", r, parser: japanese), "s2")
+        XCTAssertEqual(try first("あいみょんのよるにかけるを流して", r, parser: japanese), "notFound", "another artist")
+    }
 }
 
 /// `mediaparse test` on a resolution corpus: its figures, its misses, its exit status.

@@ -65,6 +65,12 @@ package final class NameKeyMaker: Sendable {
     private let decimalWords: Set<String>
     /// Each word of a group of same words, to the group's first.
     private let sameWords: [String: String]
+    /// The members of groups of same words that are several words ("kilometer pro stunde" of "km/h"), in
+    /// matching form, each to its group's first written as one word; the longest first.
+    private let samePhrases: [(words: [String], to: String)]
+    /// The "and" words of one word made of letters ("und"), for a number word glued around one
+    /// ("tausendundeine").
+    private let andLetters: [String]
     /// Keys already made: catalogues repeat artists, albums and words (a million items name a few
     /// hundred thousand artists). Cleared when they grow past `memoryLimit` entries.
     private let titleMemory = Locked<[String: TitleKeys]>([:])
@@ -107,13 +113,32 @@ package final class NameKeyMaker: Sendable {
         decimalWords = Set(phrases(rules.decimalWords).filter { $0.count == 1 }.map { $0[0] })
         articles = phrases(runtime.profile.articles)
         var same: [String: String] = [:]
+        var samePhrases: [(words: [String], to: String)] = []
+        let compare = comparePool
         runtime.pool.withSession { session in
+            var phrases: [(words: [String], to: String)] = []
             for group in rules.sameWords {
-                let keys = group.map { tokenizer.words(of: $0, session: session).joined() }.filter { !$0.isEmpty }
+                let members = group.map { tokenizer.words(of: $0, session: session) }.filter { !$0.isEmpty }
+                guard !members.isEmpty else { continue }
+                let keys = members.map { $0.joined() }
                 for k in keys.dropFirst() where k != keys[0] { same[k] = keys[0] }
+                // A member of several words, as `words` gives them: signs out, the comparison transform.
+                for m in members.dropFirst() {
+                    let cleaned = m.map { w -> String in
+                        let letters = w.filter { $0.isLetter || $0.isNumber }
+                        guard let compare, !letters.utf8.allSatisfy({ $0 < 0x80 }) else { return letters }
+                        return compare.withSession { s in s.cachedKey(letters) { let t = s.transformed(letters); return t.isEmpty ? letters : t } }
+                    }.filter { !$0.isEmpty }
+                    if cleaned.count > 1 { phrases.append((cleaned, keys[0])) }
+                }
             }
+            // Matched on the words as read, each word of a phrase read as a single word is ("kilometer pro
+            // stunde", with "kilometer" = "km", is "km pro stunde").
+            samePhrases = phrases.map { ($0.words.map { same[$0] ?? $0 }, $0.to) }
         }
         sameWords = same
+        self.samePhrases = samePhrases.sorted { $0.words.count > $1.words.count }
+        andLetters = andWords.filter { $0.count == 1 && $0[0].count >= 3 && $0[0].allSatisfy(\.isLetter) }.map { $0[0] }
     }
 
     /// Whether the language's sound keys come through a transliterator (pinyin, kana in Latin letters).
@@ -213,11 +238,36 @@ package final class NameKeyMaker: Sendable {
                 let tail = makeTitleParts(String(text[text.index(after: colon)...]), session: session)
                 subtitles = [head, tail].filter { !$0.isEmpty && $0 != main.words }.map { key(of: $0) }
             }
+            // A title of a script written without spaces, in parts set apart by spaces ("三体II 黒暗森林 上",
+            // "サピエンス全史 上 文明の構造と人類の幸福"): its first part, and its first parts together, are
+            // asked for alone ("三体2", "サピエンス全史の上巻").
+            let spaced = Self.spacedParts(of: text)
+            for k in spaced.indices.dropFirst() {
+                let w = makeTitleParts(spaced[..<k].joined(separator: " "), session: session)
+                if !w.isEmpty, w != main.words, !subtitles.contains(where: { $0.words == w }) { subtitles.append(key(of: w)) }
+            }
             guard dropped else { return TitleKeys(main: main, short: short, full: nil, featured: featured, subtitles: subtitles) }
             let full = key(of: words(text, session: session))
             return TitleKeys(main: main.isEmpty ? full : main, short: short, full: full == main ? nil : full, featured: featured,
                              subtitles: subtitles)
         }
+    }
+
+    /// The leading parts of a title set apart by spaces that each hold a Han character (a script without
+    /// spaces between words, where a space sets a title's parts apart), when there are two or more (at most
+    /// four); else none. "三体II 黒暗森林 上": three; "Hello World", "パンク プレイリスト" (a name and the kind
+    /// of item it is): none.
+    package static func spacedParts(of text: String) -> [String] {
+        func isHan(_ u: Unicode.Scalar) -> Bool { (0x3400...0x4DBF).contains(u.value) || (0x4E00...0x9FFF).contains(u.value) }
+        // Most titles hold no Han at all: told on their bytes (Han is three bytes from 0xE3 on).
+        guard text.utf8.contains(where: { $0 >= 0xE3 }), text.unicodeScalars.contains(where: isHan),
+              text.unicodeScalars.contains(where: { $0 == " " || $0 == "\u{3000}" }) else { return [] }
+        var parts: [String] = []
+        for part in text.split(whereSeparator: { $0 == " " || $0 == "\u{3000}" }) {
+            guard parts.count < 4, part.unicodeScalars.contains(where: isHan) else { break }
+            parts.append(String(part))
+        }
+        return parts.count >= 2 ? parts : []
     }
 
     /// The words of a piece of a title without its variant and featured parts.
@@ -288,11 +338,19 @@ package final class NameKeyMaker: Sendable {
         }
         // A decimal word between two numbers joins them ("one oh four point three" -> "1043"), as a title's
         // "104.3" is keyed (its point is a sign, and signs inside a word go).
+        // An "and" word after a round number of hundreds or more and before a smaller number adds them, as
+        // a number word glued around it does ("1000 und 1 Nacht" = "Tausendundeine Nacht" = "1001 Nacht").
         var at = 0
         while at < tokens.count {
             if let r = replacement[at], r.end + 1 < tokens.count, decimalWords.contains(tokens[r.end].key),
                let d = replacement[r.end + 1] {
                 replacement[at] = (d.end, r.digits + d.digits)
+                replacement[r.end + 1] = nil
+            } else if let r = replacement[at] ?? (!taken[at] && Self.isDigits(tokens[at].key) ? (at + 1, tokens[at].key) : nil),
+                      r.end + 1 < tokens.count, andWords.contains([tokens[r.end].key]), case let n = r.end + 1,
+                      let d = replacement[n] ?? (!taken[n] && Self.isDigits(tokens[n].key) ? (n + 1, tokens[n].key) : nil),
+                      let sum = Self.roundPlusSmaller(r.digits, d.digits) {
+                replacement[at] = (d.end, sum)
                 replacement[r.end + 1] = nil
             } else {
                 at += 1
@@ -320,12 +378,76 @@ package final class NameKeyMaker: Sendable {
                     } else if let (a, b) = gluedNoise(w) {
                         // "81.3FM", "FM97.4": a band glued to its frequency is a word of its own.
                         out += [a, b]
+                    } else if let n = gluedNumber(w, session: session) {
+                        out.append(n)
                     } else {
                         out.append(sameWords[w] ?? w)
                     }
                 }
                 i += 1
             }
+        }
+        return samePhrases.isEmpty ? out : withSamePhrases(out)
+    }
+
+    /// The digits of `a` plus `b`, when `a` is a round number of hundreds or more with zeros where `b` has
+    /// digits ("1000", "1": "1001"; "100", "10": "110"), else nil ("20", "5"; "1000", "2000").
+    package static func roundPlusSmaller(_ a: String, _ b: String) -> String? {
+        guard isDigits(a), isDigits(b), a.utf8.count >= 3, a.utf8.count > b.utf8.count,
+              a.utf8.suffix(b.utf8.count).allSatisfy({ $0 == 0x30 }), let x = Int(a), let y = Int(b), y > 0 else { return nil }
+        return String(x + y)
+    }
+
+    /// A number word with an "and" word glued inside ("tausendundeine", "hundertundzehn"): the number the
+    /// word is without it, when it is one ("tausendeine" = 1001) and the number before is round (a word
+    /// for hundreds or more), else nil. Only words with three letters or more either side of the "and"
+    /// are tried ("Stunde", "Grund" are not).
+    private func gluedNumber(_ word: String, session: ICUSession) -> String? {
+        // Most words are too short or hold no "and" word: told on their bytes, without Foundation.
+        guard !andLetters.isEmpty, word.utf8.count >= 9 else { return nil }
+        for a in andLetters where word.utf8.firstRange(of: a.utf8) != nil {
+            // Every place the "and" word is ("h-und-ertundein": the second).
+            var from = word.startIndex
+            while let r = word.range(of: a, range: from..<word.endIndex) {
+                from = word.index(after: r.lowerBound)
+                guard word.distance(from: word.startIndex, to: r.lowerBound) >= 3,
+                      word.distance(from: r.upperBound, to: word.endIndex) >= 3 else { continue }
+                let head = String(word[..<r.lowerBound])
+                guard let h = wholeNumber(head, session: session), h >= 100,
+                      let n = wholeNumber(head + word[r.upperBound...], session: session), n > h else { continue }
+                return String(n)
+            }
+        }
+        return nil
+    }
+
+    /// The whole number a text is, read by the language's recognisers, when it is one number and nothing else.
+    private func wholeNumber(_ text: String, session: ICUSession) -> Int? {
+        let tokens = runtime.tokenizer.tokenize(text, session: session).tokens
+        guard !tokens.isEmpty else { return nil }
+        let found = runtime.numbers.recognize(tokens, session: session)
+            .filter { $0.kind == .number && $0.start == 0 && $0.end == tokens.count }
+        guard let v = found.first?.value.number, v >= 0, v == v.rounded(), v < 1e9 else { return nil }
+        return Int(v)
+    }
+
+    /// The words with each phrase of a group of same words read as the group's first ("km pro stunde" ->
+    /// "kmh"). A phrase ending in katakana is not the start of a longer katakana word ("ゼロ" is 0, not in
+    /// "ゼロックス").
+    private func withSamePhrases(_ words: [String]) -> [String] {
+        func isKatakana(_ w: String) -> Bool { !w.isEmpty && w.unicodeScalars.allSatisfy { (0x30A0...0x30FF).contains($0.value) } }
+        var out: [String] = []
+        var i = 0
+        next: while i < words.count {
+            for p in samePhrases where i + p.words.count <= words.count && words[i..<(i + p.words.count)].elementsEqual(p.words) {
+                let end = i + p.words.count
+                if end < words.count, isKatakana(p.words[p.words.count - 1]), isKatakana(words[end]) { continue }
+                out.append(p.to)
+                i = end
+                continue next
+            }
+            out.append(words[i])
+            i += 1
         }
         return out
     }
