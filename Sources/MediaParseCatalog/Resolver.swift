@@ -578,26 +578,28 @@ public final class Resolver: Sendable {
                     throughArtist = true
                 }
             }
+            /// The best score of `key` against the titles (a short title a little below), when it beats
+            /// `best` and reaches `floor`.
+            func beatsBest(_ key: NameKey, floor: Double) -> Double? {
+                var found: Double?
+                for t in titles {
+                    let s = Self.similarity(key, t.key) * (t.field == .short ? 0.96 : 1)
+                    if s > (found ?? best), s >= floor { found = s }
+                }
+                return found
+            }
             // The name with the words the parse took for its type or genre ("mambo number 5"): scored as
             // the name when a title holds them; the genre is then no requirement.
-            if let context = q.nameInContext {
-                for t in titles {
-                    let s = Self.similarity(context.main, t.key) * (t.field == .short ? 0.96 : 1)
-                    guard s > best, s >= 0.7 else { continue }
-                    best = s
-                    how = "name"
-                    inContext = true
-                }
+            if let context = q.nameInContext, let s = beatsBest(context.main, floor: 0.7) {
+                best = s
+                how = "name"
+                inContext = true
             }
             // The name with the word after it that the parse left out ("Das geht" + "ab"): as the name, when
             // a title is that nearly exactly.
-            if let next = q.nameWithNextWord {
-                for t in titles {
-                    let s = Self.similarity(next.main, t.key) * (t.field == .short ? 0.96 : 1)
-                    guard s > best, s >= 0.9 else { continue }
-                    best = s
-                    how = "name"
-                }
+            if let next = q.nameWithNextWord, let s = beatsBest(next.main, floor: 0.9) {
+                best = s
+                how = "name"
             }
             // The artist or show said inside the name, with no word for "by" ("the elon musk joe rogan episode"):
             // the name against a title and an artist said together, in either order, a little below ("hello adele").
