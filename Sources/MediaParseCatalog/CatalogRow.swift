@@ -71,7 +71,9 @@ public struct CatalogRow: Codable, Sendable, Hashable {
 
     /// A release date as a sortable day ("2015" -> "2015-01-01"), or nil when it is neither form.
     static func releaseDay(_ text: String) -> String? {
-        let t = text.trimmedOfSpaces
+        // Nearly every date is already bare ("2015", "2015-11-20"): no copy of it to trim.
+        let bare = text.utf8.first.map { $0 >= 0x30 && $0 <= 0x39 } == true && text.utf8.last.map { $0 >= 0x30 && $0 <= 0x39 } == true
+        let t = bare ? text : text.trimmedOfSpaces
         let parts = t.split(separator: "-", omittingEmptySubsequences: false)
         guard (1...3).contains(parts.count), parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }),
               parts[0].count == 4 else { return nil }

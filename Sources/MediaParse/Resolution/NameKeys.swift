@@ -366,7 +366,10 @@ package final class NameKeyMaker: Sendable {
                 // alone is no word.
                 var w = tokens[i].key
                 let clitic = w.first == "'" || w.first == "’"
-                if w.contains(where: { !$0.isLetter && !$0.isNumber }) { w.removeAll { !$0.isLetter && !$0.isNumber } }
+                // (Words of ASCII letters and digits alone, most words, are told on their bytes.)
+                if !w.utf8.allSatisfy(Self.isASCIILetterOrDigit), w.contains(where: { !$0.isLetter && !$0.isNumber }) {
+                    w.removeAll { !$0.isLetter && !$0.isNumber }
+                }
                 if clitic, !w.isEmpty, !out.isEmpty, replacement[i - 1] == nil {
                     // A clitic cut off its word ("pepper" "'s") is part of it again: "peppers".
                     out[out.count - 1] += w
@@ -405,7 +408,7 @@ package final class NameKeyMaker: Sendable {
     private func gluedNumber(_ word: String, session: ICUSession) -> String? {
         // Most words are too short or hold no "and" word: told on their bytes, without Foundation.
         guard !andLetters.isEmpty, word.utf8.count >= 9 else { return nil }
-        for a in andLetters where word.utf8.firstRange(of: a.utf8) != nil {
+        for a in andLetters where Self.bytes(of: a, occurIn: word) {
             // Every place the "and" word is ("h-und-ertundein": the second).
             var from = word.startIndex
             while let r = word.range(of: a, range: from..<word.endIndex) {
@@ -464,6 +467,10 @@ package final class NameKeyMaker: Sendable {
         // Two digits or more, as a frequency has ("3am" stays a time of day).
         guard digits.utf8.count >= 2, Self.isDigits(digits), noiseSingles.contains(letters) else { return nil }
         return (a, b)
+    }
+
+    static func isASCIILetterOrDigit(_ b: UInt8) -> Bool {
+        (b >= 0x61 && b <= 0x7A) || (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5A)
     }
 
     static func isDigits(_ word: String) -> Bool {
@@ -544,11 +551,11 @@ package final class NameKeyMaker: Sendable {
         while changed {
             changed = false
             for n in noiseWords where n.count < w.count {
-                if Array(w.prefix(n.count)) == n { w.removeFirst(n.count); changed = true }
-                if n.count < w.count, Array(w.suffix(n.count)) == n { w.removeLast(n.count); changed = true }
+                if w.starts(with: n) { w.removeFirst(n.count); changed = true }
+                if n.count < w.count, w.suffix(n.count).elementsEqual(n) { w.removeLast(n.count); changed = true }
             }
         }
-        for a in articles where a.count < w.count && Array(w.prefix(a.count)) == a {
+        for a in articles where a.count < w.count && w.starts(with: a) {
             w.removeFirst(a.count)
             break
         }
@@ -613,7 +620,7 @@ package final class NameKeyMaker: Sendable {
                 // "r$": at the end of the word only ("butter" is said "bata" in Japanese).
                 let tail = r.from.dropLast()
                 if !tail.isEmpty, s.hasSuffix(tail) { s = s.dropLast(tail.count) + r.to }
-            } else if s.contains(r.from) {
+            } else if Self.bytes(of: r.from, occurIn: s) {
                 s = s.replacingOccurrences(of: r.from, with: r.to)
             }
         }
@@ -631,7 +638,7 @@ package final class NameKeyMaker: Sendable {
     }
 
     private func match(_ phrases: [[String]], in words: [String], at i: Int) -> Int? {
-        for p in phrases where i + p.count <= words.count && Array(words[i..<(i + p.count)]) == p { return p.count }
+        for p in phrases where i + p.count <= words.count && words[i..<(i + p.count)].elementsEqual(p) { return p.count }
         return nil
     }
 
@@ -643,9 +650,35 @@ package final class NameKeyMaker: Sendable {
 
     // MARK: - Parts of a title
 
+    /// The marks `parts(of:)` cuts a title at: brackets of every kind and dashes.
+    private static func isBracketOrDash(_ u: Unicode.Scalar) -> Bool {
+        switch u {
+        case "(", "[", "{", ")", "]", "}", "-", "（", "【", "「", "）", "】", "」", "–", "—": return true
+        default: return false
+        }
+    }
+
+    /// Whether the bytes of `part` occur in `text` (a plain byte search: no Unicode rules, no Foundation).
+    static func bytes(of part: String, occurIn text: String) -> Bool {
+        let p = Array(part.utf8)
+        guard let first = p.first else { return true }
+        return text.utf8.withContiguousStorageIfAvailable { t -> Bool in
+            guard t.count >= p.count else { return false }
+            for i in 0...(t.count - p.count) where t[i] == first {
+                var k = 1
+                while k < p.count, t[i + k] == p[k] { k += 1 }
+                if k == p.count { return true }
+            }
+            return false
+        } ?? text.contains(part)
+    }
+
     /// A title cut into its main text and side parts: text in brackets, and what follows a dash set off by
     /// spaces ("Yesterday - Remastered 2009").
     static func parts(of text: String) -> [(text: String, isSide: Bool)] {
+        // Most titles have neither brackets nor dashes: one main part, found without cutting the text into
+        // characters.
+        if !text.unicodeScalars.contains(where: isBracketOrDash) { return text.isBlank ? [] : [(text, false)] }
         // A subtitle between two dashes closing the title ("2億4千万の瞳 -エキゾチック・ジャパン-") is a side part,
         // as one in brackets is. (Not waves: "猫 ～THE FIRST TAKE ver.～" would then tie with "猫".)
         for mark in ["-"] where text.hasSuffix(mark) && text.count > 2 {
