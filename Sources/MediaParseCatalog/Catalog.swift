@@ -61,11 +61,15 @@ public final class Catalog: Sendable {
     public let path: String
     let db: any DatabaseWriter
     let keys: KeyMakers
+    /// Whether the name rows carry their item's type, release day and popularity (schema v2; a v1 file
+    /// opened read-only does not).
+    let namesHoldRanks: Bool
 
-    private init(db: any DatabaseWriter, locale: String, path: String, catalog: GrammarCatalog) {
+    private init(db: any DatabaseWriter, locale: String, path: String, catalog: GrammarCatalog, namesHoldRanks: Bool = true) {
         self.db = db
         self.locale = locale
         self.path = path
+        self.namesHoldRanks = namesHoldRanks
         keys = KeyMakers(defaultLocale: locale, catalog: catalog)
     }
 
@@ -100,6 +104,16 @@ public final class Catalog: Sendable {
                 CREATE VIRTUAL TABLE item_fts USING fts5(words, sounds, stems, genres, detail = column, tokenize = 'unicode61 remove_diacritics 0');
                 -- How many items hold each term: the resolver leaves out terms too common to rank quickly.
                 CREATE VIRTUAL TABLE item_vocab USING fts5vocab(item_fts, 'row');
+                """)
+        }
+        // The fields an exact lookup orders by, copied onto each name row: the items of a title that
+        // thousands of items share are ranked from one range of the name table, without reading each item.
+        m.registerMigration("v2") { db in
+            try db.execute(sql: """
+                ALTER TABLE name ADD COLUMN type TEXT NOT NULL DEFAULT '';
+                ALTER TABLE name ADD COLUMN releaseDay TEXT;
+                ALTER TABLE name ADD COLUMN popularity REAL NOT NULL DEFAULT 0;
+                UPDATE name SET (type, releaseDay, popularity) = (SELECT type, releaseDay, popularity FROM item WHERE item.id = name.itemId);
                 """)
         }
         return m
@@ -160,7 +174,8 @@ public final class Catalog: Sendable {
             if stored == nil, !readOnly {
                 try pool.write { try $0.execute(sql: "INSERT INTO info VALUES ('locale', ?)", arguments: [locale]) }
             }
-            return Catalog(db: pool, locale: stored ?? locale, path: path, catalog: catalog)
+            let ranks = readOnly ? try pool.read { try migrator.completedMigrations($0).contains("v2") } : true
+            return Catalog(db: pool, locale: stored ?? locale, path: path, catalog: catalog, namesHoldRanks: ranks)
         } catch let error as DatabaseError {
             throw Self.translate(error, path: path)
         }
@@ -297,7 +312,9 @@ public final class Catalog: Sendable {
             INSERT INTO item (identifier, type, title, artist, album, genres, releaseDate, releaseDay, popularity, language, aliases, keys)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (identifier) DO NOTHING
             """)
-        let insertName = try db.cachedStatement(sql: "INSERT OR IGNORE INTO name (key, itemId, field) VALUES (?, ?, ?)")
+        let insertName = try db.cachedStatement(sql: """
+            INSERT OR IGNORE INTO name (key, itemId, field, type, releaseDay, popularity) VALUES (?, ?, ?, ?, ?, ?)
+            """)
         let insertText = try db.cachedStatement(sql: "INSERT INTO item_fts (rowid, words, sounds, stems, genres) VALUES (?, ?, ?, ?, ?)")
         for item in items {
             let row = item.row
@@ -317,7 +334,9 @@ public final class Catalog: Sendable {
             }
             let id = db.lastInsertedRowID
             // Exact lookups ask for titles, aliases and artists; the other names are found by the full-text index.
-            for (key, field) in item.exactNames { try insertName.execute(arguments: [key, id, field]) }
+            for (key, field) in item.exactNames {
+                try insertName.execute(arguments: [key, id, field, row.type, item.releaseDay, row.popularity ?? 0])
+            }
             try insertText.execute(arguments: [id, item.ftsWords, item.ftsSounds, item.ftsStems, item.ftsGenres])
             summary.imported += 1
         }

@@ -173,8 +173,11 @@ final class KeyMakers: @unchecked Sendable {
         var names: [(NameField, NameKey)] = []
         // "Adele - Hello (Official Music Video)": a title that starts with its artist and a dash is the rest.
         var titleText = row.title
-        if let artist = row.artist, !artist.isEmpty {
-            for dash in [" - ", " – ", " — "] where titleText.lowercased().hasPrefix(artist.lowercased() + dash) {
+        // (Told first on the bytes: most titles hold no dash, and need no folded copies.)
+        if let artist = row.artist, !artist.isEmpty,
+           [" - ", " – ", " — "].contains(where: { NameKeyMaker.bytes(of: $0, occurIn: titleText) }) {
+            let folded = titleText.lowercased(), foldedArtist = artist.lowercased()
+            for dash in [" - ", " – ", " — "] where folded.hasPrefix(foldedArtist + dash) {
                 let rest = String(titleText.dropFirst(artist.count + dash.count))
                 if !rest.isBlank { titleText = rest }
                 break

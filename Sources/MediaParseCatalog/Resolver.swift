@@ -457,22 +457,26 @@ public final class Resolver: Sendable {
         let q = queries[0]
         // The items that fit what else was said come first: the type, the dates, the sort order, then
         // popularity; a handful is enough for a title alone.
+        // Those fields are on the name rows themselves (schema v2): the items of a title thousands of items
+        // share ("Dream") are ranked from one range of the name table; a v1 file opened read-only reads each item.
+        let ranked = catalog.namesHoldRanks
+        let t = ranked ? "n" : "i"
         var order: [String] = []
         var arguments: [DatabaseValueConvertible?] = exact
-        if let type = q.type { order.append("(i.type = ?) DESC"); arguments.append(type) }
-        if let d = q.dates { order.append("(i.releaseDay BETWEEN ? AND ?) DESC"); arguments += [d.start, d.end] }
+        if let type = q.type { order.append("(\(t).type = ?) DESC"); arguments.append(type) }
+        if let d = q.dates { order.append("(\(t).releaseDay BETWEEN ? AND ?) DESC"); arguments += [d.start, d.end] }
         switch q.sortOrder {
-        case .newest?: order.append("i.releaseDay DESC")
-        case .oldest?: order.append("i.releaseDay IS NULL, i.releaseDay ASC")
+        case .newest?: order.append("\(t).releaseDay DESC")
+        case .oldest?: order.append("\(t).releaseDay IS NULL, \(t).releaseDay ASC")
         default: break
         }
-        order.append("i.popularity DESC")
+        order.append("\(t).popularity DESC")
         // A title with an artist, album or genre said may be one of many namesakes: more rows. An artist
         // alone: the rows are already in the order the type and sort ask for.
         let narrowing = q.name != nil && (q.artist != nil || q.album != nil || !q.genres.isEmpty)
         let marks = exact.map { _ in "?" }.joined(separator: ",")
         ids += try Int64.fetchAll(db, sql: """
-            SELECT DISTINCT n.itemId FROM name n JOIN item i ON i.id = n.itemId WHERE n.key IN (\(marks))
+            SELECT DISTINCT n.itemId FROM name n \(ranked ? "" : "JOIN item i ON i.id = n.itemId ")WHERE n.key IN (\(marks))
             ORDER BY \(order.joined(separator: ", ")) LIMIT \(narrowing ? 200 : q.name == nil ? 60 : 40)
             """, arguments: StatementArguments(arguments))
         return ids
@@ -492,10 +496,15 @@ public final class Resolver: Sendable {
         guard ids.count < 20 else { return ids }
         let every = Set(columns.flatMap(\.terms))
         guard !every.isEmpty else { return ids }
-        let marks = every.map { _ in "?" }.joined(separator: ",")
+        // How many items hold each term, counted only as far as the ranking below could use: the vocabulary
+        // table (`item_vocab`) would count the whole list of a common term, tens of thousands of entries.
         var counts: [String: Int] = [:]
-        for row in try Row.fetchAll(db, sql: "SELECT term, doc FROM item_vocab WHERE term IN (\(marks))", arguments: StatementArguments(Array(every))) {
-            counts[row["term"]] = row["doc"]
+        let count = try db.cachedStatement(sql: """
+            SELECT count(*) FROM (SELECT 1 FROM item_fts WHERE item_fts MATCH ? LIMIT \(Self.rankingBudget * 4 + 1))
+            """)
+        for term in every {
+            let n = try Int.fetchOne(count, arguments: ["\"" + term + "\""]) ?? 0
+            if n > 0 { counts[term] = n }
         }
         var budget = Self.rankingBudget
         var chosen = Set<String>()

@@ -242,6 +242,47 @@ final class CatalogTests: XCTestCase {
         }
     }
 
+    /// Schema v2 copies each item's type, release day and popularity onto its name rows. A v1 file read
+    /// only resolves as before (from the items); opened for writing, it gains the columns, filled from its items.
+    func testACatalogueOfSchemaV1ResolvesAsBeforeAndGainsTheRanksOfV2() throws {
+        let path = folder.appendingPathComponent("v1.sqlite").path
+        let rows = Self.rows + "\n" + """
+            {"identifier":"h3","type":"album","title":"Hello","artist":"Various","releaseDate":"2001","popularity":0.95}
+            {"identifier":"h4","type":"playlist","title":"Hello","popularity":0.1}
+            """
+        _ = try Catalog.open(path: path, create: true).importFile(try write("rows.jsonl", rows))
+        let requests = ["play Hello", "play the song Hello", "play the album Hello", "play the newest Hello", "play Hello by Adele",
+                        "play 25", "play the playlist Hello", "play Fahrenheit 451"]
+        let parser = try MediaParser(locale: "en-US")
+        func answers(_ catalog: Catalog) throws -> [String] {
+            let r = Resolver(catalog: catalog)
+            return try requests.map { try first($0, r, parser: parser) }
+        }
+        let v2 = try answers(try Catalog.open(path: path, readOnly: true))
+        XCTAssertEqual(v2[0], "h3", "a title alone: the most popular of its namesakes")
+        XCTAssertEqual(v2[1], "s1", "the type said first, then popularity")
+        // The same file as v1 wrote it: no rank columns on the name rows.
+        let queue = try DatabaseQueue(path: path)
+        try queue.write { db in
+            for column in ["type", "releaseDay", "popularity"] { try db.execute(sql: "ALTER TABLE name DROP COLUMN \(column)") }
+            try db.execute(sql: "DELETE FROM grdb_migrations WHERE identifier = 'v2'")
+        }
+        try queue.close()
+        let v1 = try Catalog.open(path: path, readOnly: true)
+        XCTAssertFalse(v1.namesHoldRanks)
+        XCTAssertEqual(try answers(v1), v2)
+        let migrated = try Catalog.open(path: path)
+        XCTAssertTrue(migrated.namesHoldRanks)
+        XCTAssertEqual(try answers(migrated), v2)
+        let wrong = try migrated.db.read { db in
+            try Int.fetchOne(db, sql: """
+                SELECT count(*) FROM name n JOIN item i ON i.id = n.itemId
+                WHERE n.type != i.type OR n.popularity != i.popularity OR n.releaseDay IS NOT i.releaseDay
+                """)
+        }
+        XCTAssertEqual(wrong, 0, "every name row holds its item's type, release day and popularity")
+    }
+
     func testAnImportReplacesByIdentifierAndAFailedOneChangesNothing() throws {
         let path = folder.appendingPathComponent("c.sqlite").path
         let catalog = try Catalog.open(path: path, create: true)

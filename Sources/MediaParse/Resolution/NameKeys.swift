@@ -659,7 +659,7 @@ package final class NameKeyMaker: Sendable {
     }
 
     /// Whether the bytes of `part` occur in `text` (a plain byte search: no Unicode rules, no Foundation).
-    static func bytes(of part: String, occurIn text: String) -> Bool {
+    package static func bytes(of part: String, occurIn text: String) -> Bool {
         let p = Array(part.utf8)
         guard let first = p.first else { return true }
         return text.utf8.withContiguousStorageIfAvailable { t -> Bool in
