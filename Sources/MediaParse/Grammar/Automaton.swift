@@ -13,11 +13,13 @@ struct Automaton: Sendable {
     var wordStart: [Int32] = [0]
     /// Word IDs, sorted within each state.
     var wordKeys: [Int32] = []
-    /// Per word edge, the range of `targets` (word edges + 1 entries).
+    /// Per word edge, the range of `targets` (word edges + 1 entries). Empty in a deterministic automaton,
+    /// where word edge `k` has the one target `targets[k]` (a third less memory for its edges).
     var wordTargetStart: [Int32] = [0]
     /// Per state, the range of `slotEdges` (states + 1 entries).
     var slotStart: [Int32] = [0]
-    /// Slot edges, sorted by slot within each state; `target` indexes `targets` ranges via `slotTargetStart`.
+    /// Slot edges, sorted by slot within each state; `target` indexes `targets` ranges via `slotTargetStart`
+    /// (empty in a deterministic automaton, where slot edge `e` has the one target `slotTargetList[e]`).
     var slotIDs: [Int32] = []
     var slotTargetStart: [Int32] = [0]
     /// Targets of word edges (ranges from `wordTargetStart`) and of slot edges (from `slotTargetStart`).
@@ -42,7 +44,7 @@ struct Automaton: Sendable {
         while lo < hi {
             let mid = (lo + hi) >> 1
             let k = wordKeys[mid]
-            if k == word { return Int(wordTargetStart[mid])..<Int(wordTargetStart[mid + 1]) }
+            if k == word { return edgeTargets(mid) }
             if k < word { lo = mid + 1 } else { hi = mid }
         }
         return 0..<0
@@ -51,8 +53,14 @@ struct Automaton: Sendable {
     @inline(__always)
     func slotEdges(_ state: Int32) -> Range<Int> { Int(slotStart[Int(state)])..<Int(slotStart[Int(state) + 1]) }
 
+    /// The targets of word edge `k`, as a range of `targets`.
     @inline(__always)
-    func slotTargets(_ edge: Int) -> Range<Int> { Int(slotTargetStart[edge])..<Int(slotTargetStart[edge + 1]) }
+    func edgeTargets(_ k: Int) -> Range<Int> { deterministic ? k..<(k + 1) : Int(wordTargetStart[k])..<Int(wordTargetStart[k + 1]) }
+
+    @inline(__always)
+    func slotTargets(_ edge: Int) -> Range<Int> {
+        deterministic ? edge..<(edge + 1) : Int(slotTargetStart[edge])..<Int(slotTargetStart[edge + 1])
+    }
 
     @inline(__always)
     func acceptRange(_ state: Int32) -> Range<Int> { Int(acceptStart[Int(state)])..<Int(acceptStart[Int(state) + 1]) }
@@ -167,6 +175,9 @@ struct Automaton: Sendable {
             acceptStart.append(Int32(accepts.count))
             index += 1
         }
+        // One target per edge, in edge order: the per-edge ranges say nothing.
+        wordTargetStart = []
+        slotTargetStart = []
         deterministic = true
     }
 }

@@ -22,7 +22,7 @@ struct GrammarCache {
     /// A German grammar takes some 40 MB, most others 10–20: room for every locale, twice over at most.
     static let maxBytes = 768 << 20
     static let magic: UInt32 = 0x4D50_4743  // "MPGC"
-    static let format: UInt32 = 6
+    static let format: UInt32 = 7
     /// Magic, format, key and checksum: what every cache file starts with.
     static let headerBytes = 4 + 4 + 8 + 8
 
@@ -245,17 +245,25 @@ extension Automaton {
         try validate()
     }
 
+    private func monotone(_ a: [Int32], upTo limit: Int) -> Bool {
+        a.first == 0 && Int(a.last!) == limit && zip(a, a.dropFirst()).allSatisfy { $0 <= $1 }
+    }
+
     /// Every range and index in bounds, so that a damaged file cannot make the matcher read outside.
     private func validate() throws {
         let n = wordStart.count - 1
-        guard n >= 0, slotStart.count == n + 1, acceptStart.count == n + 1,
-              wordTargetStart.count == wordKeys.count + 1, slotTargetStart.count == slotIDs.count + 1 else { throw CacheFormatError() }
-        func monotone(_ a: [Int32], upTo limit: Int) -> Bool {
-            a.first == 0 && Int(a.last!) == limit && zip(a, a.dropFirst()).allSatisfy { $0 <= $1 }
+        guard n >= 0, slotStart.count == n + 1, acceptStart.count == n + 1 else { throw CacheFormatError() }
+        if deterministic {
+            guard wordTargetStart.isEmpty, slotTargetStart.isEmpty, targets.count == wordKeys.count,
+                  slotTargetList.count == slotIDs.count else { throw CacheFormatError() }
+        } else {
+            guard wordTargetStart.count == wordKeys.count + 1, slotTargetStart.count == slotIDs.count + 1,
+                  monotone(wordTargetStart, upTo: targets.count), monotone(slotTargetStart, upTo: slotTargetList.count) else {
+                throw CacheFormatError()
+            }
         }
         guard monotone(wordStart, upTo: wordKeys.count), monotone(slotStart, upTo: slotIDs.count),
-              monotone(acceptStart, upTo: accepts.count), monotone(wordTargetStart, upTo: targets.count),
-              monotone(slotTargetStart, upTo: slotTargetList.count),
+              monotone(acceptStart, upTo: accepts.count),
               targets.allSatisfy({ $0 >= 0 && Int($0) < n }), slotTargetList.allSatisfy({ $0 >= 0 && Int($0) < n }) else {
             throw CacheFormatError()
         }

@@ -257,7 +257,7 @@ final class CompiledGrammar: Sendable {
         while let u = stack.popLast() {
             var next: [Int32] = []
             for k in Int(automaton.wordStart[Int(u)])..<Int(automaton.wordStart[Int(u) + 1]) {
-                for t in Int(automaton.wordTargetStart[k])..<Int(automaton.wordTargetStart[k + 1]) { next.append(automaton.targets[t]) }
+                for t in automaton.edgeTargets(k) { next.append(automaton.targets[t]) }
             }
             for e in automaton.slotEdges(u) { for t in automaton.slotTargets(e) { next.append(automaton.slotTargetList[t]) } }
             for t in next where !seen[Int(t)] {
