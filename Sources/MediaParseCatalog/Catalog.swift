@@ -174,7 +174,8 @@ public final class Catalog: Sendable {
             if stored == nil, !readOnly {
                 try pool.write { try $0.execute(sql: "INSERT INTO info VALUES ('locale', ?)", arguments: [locale]) }
             }
-            let ranks = readOnly ? try pool.read { try migrator.completedMigrations($0).contains("v2") } : true
+            // Read-only, the file stays as it was found (`completed`); otherwise it has just been migrated.
+            let ranks = readOnly ? completed.contains("v2") : true
             return Catalog(db: pool, locale: stored ?? locale, path: path, catalog: catalog, namesHoldRanks: ranks)
         } catch let error as DatabaseError {
             throw Self.translate(error, path: path)

@@ -168,6 +168,9 @@ final class KeyMakers: @unchecked Sendable {
     /// The keys of `row`.
     /// - Parameter artistAliases: other names of artists and shows, by name folded: an artist's aliases
     ///   ("ビートルズ" for "The Beatles") are names of its items' artist too, a show's of its episodes' show.
+    /// The dashes set off by spaces that part an artist from a title written after it.
+    static let dashes = [" - ", " – ", " — "]
+
     func keys(for row: CatalogRow, artistAliases: [String: [String]] = [:]) -> ItemKeys {
         guard let m = maker(for: row.language) else { return ItemKeys(names: [], genres: []) }
         var names: [(NameField, NameKey)] = []
@@ -175,9 +178,9 @@ final class KeyMakers: @unchecked Sendable {
         var titleText = row.title
         // (Told first on the bytes: most titles hold no dash, and need no folded copies.)
         if let artist = row.artist, !artist.isEmpty,
-           [" - ", " – ", " — "].contains(where: { NameKeyMaker.bytes(of: $0, occurIn: titleText) }) {
+           Self.dashes.contains(where: { NameKeyMaker.bytes(of: $0, occurIn: titleText) }) {
             let folded = titleText.lowercased(), foldedArtist = artist.lowercased()
-            for dash in [" - ", " – ", " — "] where folded.hasPrefix(foldedArtist + dash) {
+            for dash in Self.dashes where folded.hasPrefix(foldedArtist + dash) {
                 let rest = String(titleText.dropFirst(artist.count + dash.count))
                 if !rest.isBlank { titleText = rest }
                 break

@@ -84,7 +84,17 @@ public final class Resolver: Sendable {
             return (0x4E00...0x9FFF).contains(u.value) || (0x3400...0x4DBF).contains(u.value)
         }
         guard q.count <= 60, c.count <= 40, c.contains(where: isHan), c.filter({ !isHan($0) }).count >= 2 else { return false }
+        // Whether q[i...] matches c[j...], remembered per (i, j): each run of kanji tries several lengths of
+        // kana, so without it the tries would multiply from run to run.
+        var known = [Int8](repeating: -1, count: (q.count + 1) * (c.count + 1))
         func match(_ i: Int, _ j: Int) -> Bool {
+            let slot = i * (c.count + 1) + j
+            if known[slot] >= 0 { return known[slot] == 1 }
+            let found = tryMatch(i, j)
+            known[slot] = found ? 1 : 0
+            return found
+        }
+        func tryMatch(_ i: Int, _ j: Int) -> Bool {
             if j == c.count { return i == q.count }
             guard isHan(c[j]) else { return i < q.count && q[i] == c[j] && match(i + 1, j + 1) }
             var h = j
