@@ -116,10 +116,6 @@ public final class MediaParser: Sendable {
             tolerance.optionalWordIDs = settings.optionalWords.flatMap { tokenizer.words(of: $0, session: session) }
                 .compactMap { grammar.wordIDs[$0] }
         }
-        if !tolerance.optionalWordIDs.isEmpty {
-            let a = grammar.automaton
-            tolerance.optionalStates = (0..<Int32(a.count)).map { s in tolerance.optionalWordIDs.contains { !a.wordTargets(s, $0).isEmpty } }
-        }
         self.tolerance = tolerance
         self.vocabulary = VocabularyStore(runtime: runtime)
     }

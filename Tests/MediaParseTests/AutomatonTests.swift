@@ -85,6 +85,13 @@ final class AutomatonTests: XCTestCase {
         let loaded = try XCTUnwrap(cache.load(key, settings: compiled.grammar.settings), "the file just written reads back")
         XCTAssertEqual(loaded.automaton.wordKeys, compiled.grammar.automaton.wordKeys)
         XCTAssertEqual(loaded.sentences.count, compiled.grammar.sentences.count)
+        // Read in place: the tables of the file are the grammar's, not copies of them.
+        for table in [loaded.automaton.wordKeys, loaded.automaton.targets, loaded.nfa.wordKeys, loaded.trie.childWords, loaded.continuationStart] {
+            XCTAssertTrue(table.readsInPlace)
+        }
+        XCTAssertFalse(compiled.grammar.automaton.wordKeys.readsInPlace)
+        XCTAssertEqual(loaded.trie.childWords, compiled.grammar.trie.childWords)
+        XCTAssertEqual(loaded.continuationList, compiled.grammar.continuationList)
         let fromCache = try MediaParser(locale: "en-US", appNames: ["ControlAudio"], cache: cache)
         var coverageA = GrammarCoverage(), coverageB = GrammarCoverage()
         for utterance in try mix() + ["play Khalid in ControlAudio"] {

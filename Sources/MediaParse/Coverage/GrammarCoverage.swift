@@ -26,7 +26,8 @@ package struct GrammarCoverage: Sendable {
         chain.reverse()
         // The modifier layer's steps are not the sentence's: the sentence is replayed without them.
         if grammar.beforeStart >= 0 || grammar.afterStart >= 0 {
-            chain.removeAll { $0.state >= 0 && Int($0.state) < grammar.isModifierState.count && grammar.isModifierState[Int($0.state)] }
+            let layer = grammar.isModifierState
+            chain.removeAll { $0.state >= 0 && Int($0.state) < layer.count && layer[Int($0.state)] }
         }
         for state in grammar.epsilonFreeStates(along: chain, sentence: sentence, wordIDs: wordIDs) {
             for r in grammar.ruleStacks[Int(grammar.nfaRuleStack[Int(state)])] { rules.insert(r) }

@@ -10,24 +10,24 @@
 /// targets per edge), which is correct but slower.
 struct Automaton: Sendable {
     /// Per state, the range of `wordKeys` / `wordTargetStart` (states + 1 entries).
-    var wordStart: [Int32] = [0]
+    var wordStart = Int32Table([0])
     /// Word IDs, sorted within each state.
-    var wordKeys: [Int32] = []
+    var wordKeys = Int32Table()
     /// Per word edge, the range of `targets` (word edges + 1 entries). Empty in a deterministic automaton,
     /// where word edge `k` has the one target `targets[k]` (a third less memory for its edges).
-    var wordTargetStart: [Int32] = [0]
+    var wordTargetStart = Int32Table([0])
     /// Per state, the range of `slotEdges` (states + 1 entries).
-    var slotStart: [Int32] = [0]
+    var slotStart = Int32Table([0])
     /// Slot edges, sorted by slot within each state; `target` indexes `targets` ranges via `slotTargetStart`
     /// (empty in a deterministic automaton, where slot edge `e` has the one target `slotTargetList[e]`).
-    var slotIDs: [Int32] = []
-    var slotTargetStart: [Int32] = [0]
+    var slotIDs = Int32Table()
+    var slotTargetStart = Int32Table([0])
     /// Targets of word edges (ranges from `wordTargetStart`) and of slot edges (from `slotTargetStart`).
-    var targets: [Int32] = []
-    var slotTargetList: [Int32] = []
+    var targets = Int32Table()
+    var slotTargetList = Int32Table()
     /// Per state, the range of `accepts` (states + 1 entries); sentences sorted.
-    var acceptStart: [Int32] = [0]
-    var accepts: [Int32] = []
+    var acceptStart = Int32Table([0])
+    var accepts = Int32Table()
     /// True when every edge has one target (the subset construction succeeded).
     var deterministic = false
 
@@ -65,28 +65,12 @@ struct Automaton: Sendable {
     @inline(__always)
     func acceptRange(_ state: Int32) -> Range<Int> { Int(acceptStart[Int(state)])..<Int(acceptStart[Int(state) + 1]) }
 
-    private mutating func append(words: [(Int32, [Int32])], slots: [(Int32, [Int32])], accepts: [Int32]) {
-        for (w, ts) in words {
-            wordKeys.append(w)
-            targets.append(contentsOf: ts)
-            wordTargetStart.append(Int32(targets.count))
-        }
-        wordStart.append(Int32(wordKeys.count))
-        for (s, ts) in slots {
-            slotIDs.append(s)
-            slotTargetList.append(contentsOf: ts)
-            slotTargetStart.append(Int32(slotTargetList.count))
-        }
-        slotStart.append(Int32(slotIDs.count))
-        self.accepts.append(contentsOf: accepts)
-        acceptStart.append(Int32(self.accepts.count))
-    }
-
     /// An automaton with no state.
     init() {}
 
     /// The epsilon-free automaton in flat form, edge order kept.
     init(nondeterministic states: [State]) {
+        var b = Builder()
         for state in states {
             let words = state.words.keys.sorted().map { ($0, state.words[$0]!) }
             var order: [Int32] = []
@@ -95,8 +79,42 @@ struct Automaton: Sendable {
                 if bySlot[e.slot] == nil { order.append(e.slot) }
                 bySlot[e.slot, default: []].append(e.target)
             }
-            append(words: words, slots: order.sorted().map { ($0, bySlot[$0]!) }, accepts: state.accepts)
+            b.append(words: words, slots: order.sorted().map { ($0, bySlot[$0]!) }, accepts: state.accepts)
         }
+        self.init(b, deterministic: false)
+    }
+
+    /// The tables of an automaton while they are built (arrays that grow), frozen by `init(_:deterministic:)`.
+    struct Builder {
+        var wordStart: [Int32] = [0], wordKeys: [Int32] = [], wordTargetStart: [Int32] = [0]
+        var slotStart: [Int32] = [0], slotIDs: [Int32] = [], slotTargetStart: [Int32] = [0]
+        var targets: [Int32] = [], slotTargetList: [Int32] = []
+        var acceptStart: [Int32] = [0], accepts: [Int32] = []
+
+        mutating func append(words: [(Int32, [Int32])], slots: [(Int32, [Int32])], accepts: [Int32]) {
+            for (w, ts) in words {
+                wordKeys.append(w)
+                targets.append(contentsOf: ts)
+                wordTargetStart.append(Int32(targets.count))
+            }
+            wordStart.append(Int32(wordKeys.count))
+            for (s, ts) in slots {
+                slotIDs.append(s)
+                slotTargetList.append(contentsOf: ts)
+                slotTargetStart.append(Int32(slotTargetList.count))
+            }
+            slotStart.append(Int32(slotIDs.count))
+            self.accepts.append(contentsOf: accepts)
+            acceptStart.append(Int32(self.accepts.count))
+        }
+    }
+
+    init(_ b: Builder, deterministic: Bool) {
+        wordStart = Int32Table(b.wordStart); wordKeys = Int32Table(b.wordKeys); wordTargetStart = Int32Table(b.wordTargetStart)
+        slotStart = Int32Table(b.slotStart); slotIDs = Int32Table(b.slotIDs); slotTargetStart = Int32Table(b.slotTargetStart)
+        targets = Int32Table(b.targets); slotTargetList = Int32Table(b.slotTargetList)
+        acceptStart = Int32Table(b.acceptStart); accepts = Int32Table(b.accepts)
+        self.deterministic = deterministic
     }
 
     /// The subset construction over `nfa` from `start`; nil above `limit` states.
@@ -106,6 +124,7 @@ struct Automaton: Sendable {
     /// the same result and the first wins ties (a template written twice costs nothing).
     /// State `i` of the result is `starts[i]` (the sentences' start first, then the modifier layer's).
     init?(determinizing nfa: Automaton, starts: [Int32], sentenceClass: [Int32], limit: Int = Automaton.stateLimit) {
+        var b = Builder()
         var ids: [[Int32]: Int32] = [:]
         var single = [Int32](repeating: -1, count: nfa.count)
         var sets: [[Int32]] = starts.map { [$0] }
@@ -152,8 +171,8 @@ struct Automaton: Sendable {
                     for t in Int(nfa.wordTargetStart[k])..<Int(nfa.wordTargetStart[k + 1]) { pairs.append(w | Int64(nfa.targets[t])) }
                 }
             }
-            guard edges(&pairs, labels: &wordKeys, targets: &targets, starts: &wordTargetStart) else { return nil }
-            wordStart.append(Int32(wordKeys.count))
+            guard edges(&pairs, labels: &b.wordKeys, targets: &b.targets, starts: &b.wordTargetStart) else { return nil }
+            b.wordStart.append(Int32(b.wordKeys.count))
             pairs.removeAll(keepingCapacity: true)
             var accepted: [Int32] = []
             for m in members {
@@ -163,21 +182,21 @@ struct Automaton: Sendable {
                 }
                 for a in nfa.acceptRange(m) { accepted.append(nfa.accepts[a]) }
             }
-            guard edges(&pairs, labels: &slotIDs, targets: &slotTargetList, starts: &slotTargetStart) else { return nil }
-            slotStart.append(Int32(slotIDs.count))
+            guard edges(&pairs, labels: &b.slotIDs, targets: &b.slotTargetList, starts: &b.slotTargetStart) else { return nil }
+            b.slotStart.append(Int32(b.slotIDs.count))
             accepted.sort()
             var kept: [Int32] = []
             for sentence in accepted where kept.last != sentence
                 && !kept.contains(where: { sentenceClass[Int($0)] == sentenceClass[Int(sentence)] }) {
                 kept.append(sentence)
             }
-            accepts.append(contentsOf: kept)
-            acceptStart.append(Int32(accepts.count))
+            b.accepts.append(contentsOf: kept)
+            b.acceptStart.append(Int32(b.accepts.count))
             index += 1
         }
         // One target per edge, in edge order: the per-edge ranges say nothing.
-        wordTargetStart = []
-        slotTargetStart = []
-        deterministic = true
+        b.wordTargetStart = []
+        b.slotTargetStart = []
+        self.init(b, deterministic: true)
     }
 }

@@ -118,6 +118,66 @@ struct ListTrie: Sendable {
     }
 }
 
+/// `ListTrie` frozen into flat tables, for matching (and for reading where a grammar file lies in memory):
+/// per node, its children sorted by word (`childStart` ranges of `childWords` / `childNodes`) and the
+/// (list, entry) pairs ending there (`terminalStart` ranges of `terminalLists` / `terminalEntries`).
+struct FlatTrie: Sendable {
+    var childStart = Int32Table([0, 0])
+    var childWords = Int32Table()
+    var childNodes = Int32Table()
+    var terminalStart = Int32Table([0, 0])
+    var terminalLists = Int32Table()
+    var terminalEntries = Int32Table()
+
+    var nodeCount: Int { childStart.count - 1 }
+
+    init(childStart: Int32Table, childWords: Int32Table, childNodes: Int32Table, terminalStart: Int32Table,
+         terminalLists: Int32Table, terminalEntries: Int32Table) {
+        self.childStart = childStart
+        self.childWords = childWords
+        self.childNodes = childNodes
+        self.terminalStart = terminalStart
+        self.terminalLists = terminalLists
+        self.terminalEntries = terminalEntries
+    }
+
+    init(_ trie: ListTrie) {
+        var start: [Int32] = [0], words: [Int32] = [], nodes: [Int32] = []
+        var tStart: [Int32] = [0], tLists: [Int32] = [], tEntries: [Int32] = []
+        for (children, terminals) in zip(trie.children, trie.terminals) {
+            for word in children.keys.sorted() {
+                words.append(word)
+                nodes.append(children[word]!)
+            }
+            start.append(Int32(words.count))
+            for t in terminals {
+                tLists.append(t.list)
+                tEntries.append(t.entry)
+            }
+            tStart.append(Int32(tLists.count))
+        }
+        self.init(childStart: Int32Table(start), childWords: Int32Table(words), childNodes: Int32Table(nodes),
+                  terminalStart: Int32Table(tStart), terminalLists: Int32Table(tLists), terminalEntries: Int32Table(tEntries))
+    }
+
+    /// The child of `node` by `word`, or nil.
+    @inline(__always)
+    func child(_ node: Int32, _ word: Int32) -> Int32? {
+        var lo = Int(childStart[Int(node)]), hi = Int(childStart[Int(node) + 1])
+        while lo < hi {
+            let mid = (lo + hi) >> 1
+            let w = childWords[mid]
+            if w == word { return childNodes[mid] }
+            if w < word { lo = mid + 1 } else { hi = mid }
+        }
+        return nil
+    }
+
+    /// The (list, entry) pairs ending at `node`, as a range of `terminalLists` / `terminalEntries`.
+    @inline(__always)
+    func terminals(_ node: Int32) -> Range<Int> { Int(terminalStart[Int(node)])..<Int(terminalStart[Int(node) + 1]) }
+}
+
 /// A locale's grammar compiled once into an automaton over word IDs, ready to match many utterances.
 ///
 /// A class: the matcher, the reading builder and the ranking hold it for every parse, and a struct of this
@@ -129,12 +189,12 @@ final class CompiledGrammar: Sendable {
     /// The epsilon-free automaton (several targets per edge), kept for grammar coverage.
     let nfa: Automaton
     /// Per state of `nfa`, the expansion rules it lies inside (an index into `ruleStacks`).
-    let nfaRuleStack: [Int32]
+    let nfaRuleStack: Int32Table
     let start: Int32
     let sentences: [CompiledSentence]
     let slots: [SlotRef]
     let lists: [CompiledList]
-    let trie: ListTrie
+    let trie: FlatTrie
     /// Longest list entry, in words.
     let longestEntry: Int
     /// Expansion rules by index, and the distinct nestings of rules that states lie inside.
@@ -161,14 +221,14 @@ final class CompiledGrammar: Sendable {
     /// They are states of `automaton` (and, with the same numbers, of `nfa`), apart from the sentences.
     let beforeStart: Int32
     let afterStart: Int32
-    /// Per state of `automaton`: does it belong to the modifier layer?
-    let isModifierState: [Bool]
     /// Per sentence: is it a modifier, and which side (read for every accepting state, so kept flat).
     let sentenceModifier: [ModifierSide?]
     /// Per state of `automaton`: where a reading may go on without reading a word once the state accepts
     /// (the modifier layer's starts: after a sentence or a modifier after it, the layer after; after a
-    /// modifier before it, the sentences' start and the layer before). Empty for most states.
-    let layerContinuations: [[Int32]]
+    /// modifier before it, the sentences' start and the layer before). Empty for most states. Flat: the
+    /// states of state `s` are `continuationList[continuationStart[s]..<continuationStart[s + 1]]`.
+    let continuationStart: Int32Table
+    let continuationList: Int32Table
     /// The words of the grammar's own phrasing: template words of media sentences and modifiers, and words
     /// of `literal: true` lists they use. Not the words of NotMedia sentences alone ("chess", "go fish",
     /// "weather": the topics of other requests, which titles may well be made of), not data lists.
@@ -180,10 +240,13 @@ final class CompiledGrammar: Sendable {
     /// word of the grammar's templates or literal lists, 0 for the rest (read for every token of every parse).
     let phrasingWeight: [UInt8]
 
-    init(settings: LanguageProfile, wordIDs: [String: Int32], nfa: Automaton, nfaRuleStack: [Int32], start: Int32,
-         sentences: [CompiledSentence], slots: [SlotRef], lists: [CompiledList], trie: ListTrie, longestEntry: Int,
+    /// - Parameter continuations: `continuationStart` and `continuationList` as a grammar file holds them;
+    ///   nil computes them from the automaton.
+    init(settings: LanguageProfile, wordIDs: [String: Int32], nfa: Automaton, nfaRuleStack: Int32Table, start: Int32,
+         sentences: [CompiledSentence], slots: [SlotRef], lists: [CompiledList], trie: FlatTrie, longestEntry: Int,
          ruleNames: [String], ruleLocations: [SourceLocation], ruleStacks: [[Int32]], automaton: Automaton,
-         beforeStart: Int32 = -1, afterStart: Int32 = -1, phrasingWordIDs: [Int32] = [], notMediaWordIDs: [Int32] = []) {
+         beforeStart: Int32 = -1, afterStart: Int32 = -1, phrasingWordIDs: [Int32] = [], notMediaWordIDs: [Int32] = [],
+         continuations: (start: Int32Table, list: Int32Table)? = nil) {
         self.settings = settings
         self.wordIDs = wordIDs
         self.nfa = nfa
@@ -218,9 +281,10 @@ final class CompiledGrammar: Sendable {
         self.beforeStart = beforeStart
         self.afterStart = afterStart
         sentenceModifier = sentences.map(\.modifier)
-        isModifierState = Self.reachable(in: automaton, from: [beforeStart, afterStart].filter { $0 >= 0 })
-        layerContinuations = Self.continuations(in: automaton, sentenceModifier: sentenceModifier,
-                                                beforeStart: beforeStart, afterStart: afterStart)
+        let layer = continuations ?? Self.continuations(in: automaton, sentenceModifier: sentenceModifier,
+                                                        beforeStart: beforeStart, afterStart: afterStart)
+        continuationStart = layer.start
+        continuationList = layer.list
         self.phrasingWordIDs = phrasingWordIDs
         self.notMediaWordIDs = notMediaWordIDs
         var weight = [UInt8](repeating: 0, count: wordIDs.count)
@@ -231,23 +295,42 @@ final class CompiledGrammar: Sendable {
         phrasingWeight = weight
     }
 
-    /// See `layerContinuations`.
+    /// The states a reading may go on to from `state` without reading a word (see `continuationStart`).
+    @inline(__always)
+    func layerContinuations(_ state: Int32) -> Int32Table.SubSequence {
+        continuationList[Int(continuationStart[Int(state)])..<Int(continuationStart[Int(state) + 1])]
+    }
+
+    /// See `continuationStart`.
     private static func continuations(in automaton: Automaton, sentenceModifier: [ModifierSide?],
-                                      beforeStart: Int32, afterStart: Int32) -> [[Int32]] {
-        var out = [[Int32]](repeating: [], count: automaton.count)
-        guard beforeStart >= 0 || afterStart >= 0 else { return out }
+                                      beforeStart: Int32, afterStart: Int32) -> (start: Int32Table, list: Int32Table) {
+        var start: [Int32] = [0], list: [Int32] = []
+        start.reserveCapacity(automaton.count + 1)
         for state in 0..<automaton.count {
-            var next: [Int32] = []
-            for a in automaton.acceptRange(Int32(state)) {
-                switch sentenceModifier[Int(automaton.accepts[a])] {
-                case .before?: next += [0, beforeStart]
-                case .after?, nil: if afterStart >= 0 { next.append(afterStart) }
+            if beforeStart >= 0 || afterStart >= 0 {
+                for a in automaton.acceptRange(Int32(state)) {
+                    switch sentenceModifier[Int(automaton.accepts[a])] {
+                    case .before?: list += [0, beforeStart]
+                    case .after?, nil: if afterStart >= 0 { list.append(afterStart) }
+                    }
                 }
             }
-            out[state] = next
+            start.append(Int32(list.count))
         }
-        return out
+        return (Int32Table(start), Int32Table(list))
     }
+
+    /// Per state of `automaton`: does it belong to the modifier layer? (For coverage, which leaves the
+    /// layer's states out; computed when asked, walking the whole automaton.)
+    var isModifierState: [Bool] {
+        modifierStates.withLock { known in
+            if let states = known { return states }
+            let states = Self.reachable(in: automaton, from: [beforeStart, afterStart].filter { $0 >= 0 })
+            known = states
+            return states
+        }
+    }
+    private let modifierStates = Locked<[Bool]?>(nil)
 
     /// The states reachable from `starts` (the modifier layer: no edge leads from it into the sentences).
     private static func reachable(in automaton: Automaton, from starts: [Int32]) -> [Bool] {
@@ -390,8 +473,8 @@ struct GrammarCompiler {
         var names = [String](repeating: "", count: ruleIndex.count)
         for (name, i) in ruleIndex { names[Int(i)] = name }
         return CompiledGrammar(settings: definition.settings, wordIDs: wordIDs, nfa: nfa,
-                               nfaRuleStack: states.map(\.ruleStack), start: 0,
-                               sentences: sentences, slots: slots, lists: lists, trie: trie, longestEntry: longestEntry,
+                               nfaRuleStack: Int32Table(states.map(\.ruleStack)), start: 0,
+                               sentences: sentences, slots: slots, lists: lists, trie: FlatTrie(trie), longestEntry: longestEntry,
                                ruleNames: names,
                                ruleLocations: names.map { definition.rules[$0]?.location ?? SourceLocation(file: "?") },
                                ruleStacks: ruleStacks, automaton: automaton,

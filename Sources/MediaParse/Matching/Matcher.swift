@@ -38,9 +38,9 @@ struct Path: Sendable {
 /// the matcher: skip phrases in matching form, the grammar's IDs of the optional words.
 struct Tolerance: Sendable {
     var skipPhrases: [[String]] = []
+    /// Optional words, looked up in the automaton where a reading stands (no locale sets any today; a table
+    /// per state made at start-up would read every state of the grammar).
     var optionalWordIDs: [Int32] = []
-    /// Per automaton state: does it have an edge for an optional word? (Most states have none.)
-    var optionalStates: [Bool] = []
     var maxExtra = 0
     /// At most this many template words assumed per reading.
     static let maxMissing = 2
@@ -220,10 +220,12 @@ struct Matcher {
         for start in 0..<tokens.count {
             var node: Int32 = 0
             var at = start
-            while at < tokens.count, ids[at] >= 0, let next = grammar.trie.children[Int(node)][ids[at]] {
+            while at < tokens.count, ids[at] >= 0, let next = grammar.trie.child(node, ids[at]) {
                 node = next
                 at += 1
-                for t in grammar.trie.terminals[Int(node)] { hits[start].append((t.list, t.entry, at)) }
+                for t in grammar.trie.terminals(node) {
+                    hits[start].append((grammar.trie.terminalLists[t], grammar.trie.terminalEntries[t], at))
+                }
             }
         }
         // By list (then as found), so that the matcher finds a list's hits with one search.
@@ -300,7 +302,8 @@ struct Matcher {
                 let u = chart.entryState[e]
                 scratch.removeAll(keepingCapacity: true)
                 for i in chart.pathRange(e) { scratch.append(chart.path(i)) }
-                if !tolerance.isEmpty, tolerance.maxExtra > 0 || (!tolerance.optionalStates.isEmpty && tolerance.optionalStates[Int(u)])
+                if !tolerance.isEmpty, tolerance.maxExtra > 0
+                    || tolerance.optionalWordIDs.contains(where: { !automaton.wordTargets(u, $0).isEmpty })
                     || (position < n && !input.skipAt.isEmpty && !input.skipAt[position].isEmpty) {
                     tolerate(scratch, state: u, at: position, n: n, input: input, chart: &chart, steps: &steps)
                 }
@@ -389,7 +392,7 @@ struct Matcher {
                             // Free text may end only where the target can go on: a target with no slot edge
                             // needs the next word to be one of its words, or the utterance to end where it
                             // accepts (the other ends would die there, so they are not stored).
-                            let layerNext = grammar.layerContinuations[Int(target)]
+                            let layerNext = grammar.layerContinuations(target)
                             let onlyWords = automaton.slotEdges(target).isEmpty
                                 && layerNext.allSatisfy { automaton.slotEdges($0).isEmpty }
                             let exclude = grammar.slotExclusions[Int(slot)]
