@@ -75,6 +75,9 @@ final class NumberRecognizer: Sendable {
         case digits
         /// A number in words.
         case words
+        /// Two digits said one at a time, each a word or a character of its own ("零三", "九 八"): read so only
+        /// where a phrase says it, since elsewhere such a run is a number ("音量调到八八" is 88).
+        case digitWords
         /// An entity of this kind ("{decade} jahre").
         case entity(RecognizerKind)
     }
@@ -149,13 +152,13 @@ final class NumberRecognizer: Sendable {
             for (text, location) in derived.phrases {
                 let node = try TemplateParser.parse(text, at: location, splitWords: words)
                 guard let sequences = Self.expand(node), !sequences.isEmpty else {
-                    throw GrammarError("a phrase of \(kind.rawValue) may hold words, ( | ), [ ] and one of {number}, {digits}, {words} or {\(kind.rawValue)}; not \"\(text)\"",
+                    throw GrammarError("a phrase of \(kind.rawValue) may hold words, ( | ), [ ] and one of {number}, {digits}, {words}, {digit_words} or {\(kind.rawValue)}; not \"\(text)\"",
                                        at: location)
                 }
                 for items in sequences {
                     let placeholders = items.filter { if case .word = $0 { return false }; return true }
                     guard placeholders.count == 1 else {
-                        throw GrammarError("a phrase of \(kind.rawValue) holds exactly one number: {number}, {digits}, {words} or {\(kind.rawValue)} (\"\(text)\")",
+                        throw GrammarError("a phrase of \(kind.rawValue) holds exactly one number: {number}, {digits}, {words}, {digit_words} or {\(kind.rawValue)} (\"\(text)\")",
                                            at: location)
                     }
                     phrases.append((kind, items, items.count - placeholders.count))
@@ -220,6 +223,7 @@ final class NumberRecognizer: Sendable {
             case "number": return [[.number]]
             case "digits": return [[.digits]]
             case "words": return [[.words]]
+            case "digit_words": return [[.digitWords]]
             default: return RecognizerKind(rawValue: list).map { [[.entity($0)]] }
             }
         case .rule, .repetition: return nil
@@ -630,6 +634,17 @@ final class NumberRecognizer: Sendable {
                 }
             case let .entity(kind):
                 for x in byStart[at] where known[x].kind == kind { go(k + 1, known[x].end, known[x]) }
+            case .digitWords:
+                // A whole run of two digits said one at a time (a token may hold several: "零三"); four are a
+                // year already (`digitsOneByOne`), and a run's last digits are not a run of their own.
+                guard at == 0 || digitString(tokens[at - 1].key) == nil else { return }
+                var end = at, text = ""
+                while end < tokens.count, let d = digitString(tokens[end].key), text.count + d.count <= 2 {
+                    text += d
+                    end += 1
+                }
+                guard text.count == 2, end == tokens.count || digitString(tokens[end].key) == nil, let v = Double(text) else { return }
+                go(k + 1, end, Entity(start: at, end: end, kind: .number, value: .number(v)))
             }
         }
         go(0, position, nil)
