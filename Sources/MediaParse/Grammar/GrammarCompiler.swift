@@ -122,12 +122,12 @@ struct ListTrie: Sendable {
 /// per node, its children sorted by word (`childStart` ranges of `childWords` / `childNodes`) and the
 /// (list, entry) pairs ending there (`terminalStart` ranges of `terminalLists` / `terminalEntries`).
 struct FlatTrie: Sendable {
-    var childStart = Int32Table([0, 0])
-    var childWords = Int32Table()
-    var childNodes = Int32Table()
-    var terminalStart = Int32Table([0, 0])
-    var terminalLists = Int32Table()
-    var terminalEntries = Int32Table()
+    let childStart: Int32Table
+    let childWords: Int32Table
+    let childNodes: Int32Table
+    let terminalStart: Int32Table
+    let terminalLists: Int32Table
+    let terminalEntries: Int32Table
 
     var nodeCount: Int { childStart.count - 1 }
 

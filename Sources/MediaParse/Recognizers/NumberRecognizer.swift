@@ -642,13 +642,9 @@ final class NumberRecognizer: Sendable {
             case .digitWords:
                 // A whole run of two digits said one at a time (a token may hold several: "零三"); four are a
                 // year already (`digitsOneByOne`), and a run's last digits are not a run of their own.
-                guard at == 0 || digitString(tokens[at - 1].key) == nil else { return }
-                var end = at, text = ""
-                while end < tokens.count, let d = digitString(tokens[end].key), text.count + d.count <= 2 {
-                    text += d
-                    end += 1
-                }
-                guard text.count == 2, end == tokens.count || digitString(tokens[end].key) == nil, let v = Double(text) else { return }
+                guard at == 0 || digitString(tokens[at - 1].key) == nil,
+                      let (end, text) = digitRun(from: at, limit: 2, digits: { digitString(tokens[$0].key) }, count: tokens.count),
+                      text.count == 2, end == tokens.count || digitString(tokens[end].key) == nil, let v = Double(text) else { return }
                 go(k + 1, end, Entity(start: at, end: end, kind: .number, value: .number(v)))
             }
         }
@@ -707,11 +703,8 @@ final class NumberRecognizer: Sendable {
     private func digitsOneByOne(_ tokens: [Token], numbers: inout [Entity], years: inout [Entity]) {
         guard tokens.contains(where: { $0.key.first.map { digitCharacters[$0] != nil } ?? false }) else { return }
         let digits = tokens.map { digitString($0.key) }
-        // The longest run of digit tokens from each token, and its digits.
         func run(from start: Int, limit: Int) -> (end: Int, digits: String)? {
-            var end = start, text = ""
-            while end < tokens.count, let d = digits[end], text.count + d.count <= limit { text += d; end += 1 }
-            return end > start ? (end, text) : nil
+            digitRun(from: start, limit: limit, digits: { digits[$0] }, count: tokens.count)
         }
         if yearsDigitByDigit {
             for start in tokens.indices where digits[start] != nil && (start == 0 || digits[start - 1] == nil) {
@@ -729,6 +722,14 @@ final class NumberRecognizer: Sendable {
                 numbers.append(Entity(start: n.start, end: end, kind: .number, value: .number(whole + fraction)))
             }
         }
+    }
+
+    /// The longest run of digit tokens from `start` holding at most `limit` digits, and its digits (`digits(i)`:
+    /// the digits token `i` spells, nil for a token that is no digit); nil when the token at `start` is none.
+    private func digitRun(from start: Int, limit: Int, digits: (Int) -> String?, count: Int) -> (end: Int, digits: String)? {
+        var end = start, text = ""
+        while end < count, let d = digits(end), text.count + d.count <= limit { text += d; end += 1 }
+        return end > start ? (end, text) : nil
     }
 
     /// The digits a word spells one character at a time ("零八" -> "08", "〇" -> "0"); nil unless every
