@@ -73,13 +73,15 @@ public final class MediaParser: Sendable {
                                          memory: .shared), referenceDate: referenceDate, onCompile: onCompile)
     }
 
-    /// - Parameter determinize: false matches on the epsilon-free automaton instead (for tests).
-    ///   The cache is not used then: its files hold deterministic automata.
+    /// - Parameters:
+    ///   - determinize: false matches on the epsilon-free automaton instead (for tests).
+    ///   - inlineRules: true writes every expansion rule out where it is used, with no call (for tests).
+    ///   The cache is not used with either: its files hold deterministic automata with calls.
     init(locale: String, appNames: [String] = [], areaNames: [String] = [], deviceNames: [String] = [],
-         catalog: GrammarCatalog = .builtIn, cache given: GrammarCache, determinize: Bool = true,
+         catalog: GrammarCatalog = .builtIn, cache given: GrammarCache, determinize: Bool = true, inlineRules: Bool = false,
          referenceDate: Date? = nil, onCompile: ((GrammarCompilation) -> Void)? = nil) throws {
         self.referenceDate = referenceDate
-        let cache = determinize ? given : GrammarCache(directory: nil)
+        let cache = determinize && !inlineRules ? given : GrammarCache(directory: nil)
         let (runtime, loader) = try LanguageRuntime.load(locale: locale, catalog: catalog)
         let settings = runtime.profile
         let tokenizer = runtime.tokenizer
@@ -98,7 +100,7 @@ public final class MediaParser: Sendable {
             let definition = try pool.withSession { session in
                 try loader.load(settings: settings) { tokenizer.words(of: $0, session: session) }
             }
-            let compiled = try GrammarCompiler.compile(definition, determinize: determinize)
+            let compiled = try GrammarCompiler.compile(definition, determinize: determinize, calls: !inlineRules)
             cache.store(compiled, key: key)
             cache.memory?.keep(compiled, key: key)
             grammar = compiled

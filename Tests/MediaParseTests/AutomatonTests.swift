@@ -50,6 +50,74 @@ final class AutomatonTests: XCTestCase {
         XCTAssertGreaterThan(compared, 500)
     }
 
+    /// Shared expansion rules entered by a call (`CallTable`) read what they would read written out: the same
+    /// results, alternatives and grammar coverage, from an automaton several times smaller.
+    func testCalledRulesParseLikeRulesWrittenOut() throws {
+        for locale in ["en-US", "it-IT", "ja-JP"] {
+            let called = try MediaParser(locale: locale, cache: GrammarCache(directory: nil))
+            let inlined = try MediaParser(locale: locale, cache: GrammarCache(directory: nil), inlineRules: true)
+            XCTAssertGreaterThan(called.grammar.calls.count, 10, locale)
+            XCTAssertEqual(inlined.grammar.calls.count, 0, locale)
+            XCTAssertLessThan(called.grammar.automaton.wordKeys.count * 3, inlined.grammar.automaton.wordKeys.count, locale)
+            XCTAssertLessThan(called.grammar.automaton.count * 2, inlined.grammar.automaton.count, locale)
+            let text = try String(contentsOf: Self.root.appendingPathComponent("Benchmarks/\(locale).txt"), encoding: .utf8)
+            var a = GrammarCoverage(), b = GrammarCoverage()
+            var compared = 0
+            for utterance in text.split(separator: "\n").map(String.init) {
+                XCTAssertEqual(called.parse(utterance, alternatives: 2).jsonLine(), inlined.parse(utterance, alternatives: 2).jsonLine(),
+                               "\(locale): \(utterance)")
+                _ = called.parse(utterance, coverage: &a)
+                _ = inlined.parse(utterance, coverage: &b)
+                compared += 1
+            }
+            XCTAssertGreaterThan(compared, 100, locale)
+            // Rules read inside a call count as covered, as they do written out.
+            let left = called.uncovered(by: a), right = inlined.uncovered(by: b)
+            XCTAssertEqual(left.items.map(\.name), right.items.map(\.name), locale)
+            XCTAssertEqual(left.rules.covered, right.rules.covered, locale)
+            XCTAssertGreaterThan(left.rules.covered, 20, locale)
+        }
+    }
+
+    /// Two readings of one sentence that rank alike are ordered by what was read (`Ranking.readsFirst`), not by
+    /// the order the search found them in, which differs when a rule is called instead of written out.
+    func testTiesBetweenReadingsOfOneSentenceDoNotDependOnCalls() throws {
+        let text = """
+            intents:
+              INPlayMediaIntent:
+                data:
+                  - sentences:
+                      - "play <thing> please"
+                      - "put on <thing> now"
+            expansion_rules:
+              thing:
+                - "the {kind:mediaType} [of the day]"
+                - "the {kind_long:mediaType}"
+            lists:
+              kind:
+                literal: true
+                values:
+                  - {in: "(song|song of)", out: song}
+                  - {in: "podcast", out: podcastShow}
+              kind_long:
+                literal: true
+                values:
+                  - {in: "song of the day", out: playlist}
+
+            """
+        var catalog = GrammarCatalog()
+        catalog.add(folder: "xx", path: "locale.yaml", text: "icu_locale: en_US\n")
+        catalog.add(folder: "xx", path: "play.yaml", text: text)
+        let called = try MediaParser(locale: "xx", catalog: catalog, cache: GrammarCache(directory: nil))
+        let inlined = try MediaParser(locale: "xx", catalog: catalog, cache: GrammarCache(directory: nil), inlineRules: true)
+        XCTAssertEqual(called.grammar.calls.count, 1)
+        for utterance in ["play the song of the day please", "put on the song of the day now", "play the podcast please"] {
+            XCTAssertEqual(called.parse(utterance, alternatives: 2).jsonLine(), inlined.parse(utterance, alternatives: 2).jsonLine(), utterance)
+        }
+        // "song of" + "the day" and "song of the day" rank alike: the longer piece wins.
+        XCTAssertEqual(called.parse("play the song of the day please").mediaSearch?.mediaType, .playlist)
+    }
+
     func testTemplatesWrittenTwiceAddNoState() throws {
         func grammar(copies: Int) -> String {
             var text = "intents:\n  INPlayMediaIntent:\n    data:\n"

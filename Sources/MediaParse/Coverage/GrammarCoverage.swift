@@ -29,7 +29,28 @@ package struct GrammarCoverage: Sendable {
             let layer = grammar.isModifierState
             chain.removeAll { $0.state >= 0 && Int($0.state) < layer.count && layer[Int($0.state)] }
         }
-        for state in grammar.epsilonFreeStates(along: chain, sentence: sentence, wordIDs: wordIDs) {
+        // A call's steps are one step of the sentence (the call's slot), replayed on the call's own automaton.
+        var outer: [Step] = []
+        var i = 0
+        while i < chain.count {
+            let step = chain[i]
+            guard step.call >= 0 else {
+                outer.append(step)
+                i += 1
+                continue
+            }
+            var j = i + 1
+            while j < chain.count, chain[j].call == step.call, !chain[j].callFirst { j += 1 }
+            let call = Int(step.call)
+            rules.insert(grammar.calls.rules[call])
+            for state in grammar.callStates(along: Array(chain[i..<j]), call: call, wordIDs: wordIDs) {
+                for r in grammar.ruleStacks[Int(grammar.calls.nfaRuleStack[Int(state)])] { rules.insert(r) }
+            }
+            outer.append(Step(parent: -1, slot: grammar.callSlots[call], start: step.start, end: chain[j - 1].end,
+                              payload: -1, state: chain[j - 1].state))
+            i = j
+        }
+        for state in grammar.epsilonFreeStates(along: outer, sentence: sentence, wordIDs: wordIDs) {
             for r in grammar.ruleStacks[Int(grammar.nfaRuleStack[Int(state)])] { rules.insert(r) }
         }
     }

@@ -22,7 +22,7 @@ struct GrammarCache {
     /// A German grammar takes some 40 MB, most others 10–20: room for every locale, twice over at most.
     static let maxBytes = 768 << 20
     static let magic: UInt32 = 0x4D50_4743  // "MPGC"
-    static let format: UInt32 = 8
+    static let format: UInt32 = 9
     /// Magic, format, key and checksum: what every cache file starts with.
     static let headerBytes = 4 + 4 + 8 + 8
 
@@ -358,6 +358,12 @@ extension CompiledGrammar {
                 SlotValue.write(value, to: &w)
             }
         }
+        calls.automaton.write(to: &w)
+        w.table(calls.starts)
+        calls.nfa.write(to: &w)
+        w.table(calls.nfaRuleStack)
+        w.table(calls.nfaStarts)
+        w.table(calls.rules)
         w.int(slots.count)
         for slot in slots {
             w.string(slot.listName)
@@ -368,6 +374,7 @@ extension CompiledGrammar {
             case let .wildcard(maxWords, minWords, exclude, alone):
                 w.int(1); w.int(maxWords); w.int(minWords); w.i32s(exclude.sorted()); w.i32s(alone.sorted())
             case let .recognizer(kind): w.int(2); w.string(kind.rawValue)
+            case let .call(c): w.int(3); w.int(c)
             }
         }
         w.int(lists.count)
@@ -414,6 +421,13 @@ extension CompiledGrammar {
             }
             sentences.append(CompiledSentence(intent: intent, text: text, location: location, set: set, modifier: modifier))
         }
+        var calls = CallTable()
+        calls.automaton = try Automaton(reading: &r)
+        calls.starts = try r.table()
+        calls.nfa = try Automaton(reading: &r)
+        calls.nfaRuleStack = try r.table()
+        calls.nfaStarts = try r.table()
+        calls.rules = try r.table()
         var slots: [SlotRef] = []
         for _ in 0..<(try r.count()) {
             let listName = try r.string(), slotName = try r.string(), fieldName = try r.string()
@@ -426,6 +440,7 @@ extension CompiledGrammar {
             case 2:
                 guard let kind = RecognizerKind(rawValue: try r.string()) else { throw CacheFormatError() }
                 source = .recognizer(kind)
+            case 3: source = .call(try r.int())
             default: throw CacheFormatError()
             }
             slots.append(SlotRef(listName: listName, slotName: slotName, field: field, source: source))
@@ -462,13 +477,22 @@ extension CompiledGrammar {
                   l >= 0 && Int(l) < lists.count && e >= 0 && Int(e) < lists[Int(l)].values.count }),
               continuationStart.count == automaton.count + 1, continuationStart.isMonotone(upTo: continuationList.count),
               continuationList.allIn(0..<Int32(automaton.count)),
-              slots.allSatisfy({ if case let .list(i, _) = $0.source { return i >= 0 && i < lists.count } else { return true } })
+              slots.allSatisfy({ if case let .list(i, _) = $0.source { return i >= 0 && i < lists.count } else { return true } }),
+              slots.allSatisfy({ if case let .call(c) = $0.source { return c >= 0 && c < calls.count } else { return true } }),
+              calls.starts.count == calls.count, calls.nfaStarts.count == calls.count,
+              calls.starts.allIn(0..<Int32(max(calls.automaton.count, 1))), calls.nfaStarts.allIn(0..<Int32(max(calls.nfa.count, 1))),
+              calls.count == 0 || (calls.automaton.count > 0 && calls.nfa.count > 0),
+              calls.automaton.accepts.allIn(0..<Int32(calls.count)), calls.nfa.accepts.allIn(0..<Int32(calls.count)),
+              calls.automaton.slotIDs.allIn(0..<Int32(slots.count)), calls.nfa.slotIDs.allIn(0..<Int32(slots.count)),
+              calls.nfaRuleStack.count == calls.nfa.count, calls.nfaRuleStack.allIn(0..<Int32(ruleStacks.count)),
+              calls.rules.allIn(0..<Int32(ruleNames.count)),
+              (0..<calls.count).allSatisfy({ c in slots.contains { if case .call(c) = $0.source { true } else { false } } })
         else { throw CacheFormatError() }
         self.init(settings: settings, wordIDs: ids, nfa: nfa, nfaRuleStack: nfaRuleStack, start: start, sentences: sentences,
                   slots: slots, lists: lists, trie: trie, longestEntry: longestEntry, ruleNames: ruleNames,
                   ruleLocations: ruleLocations, ruleStacks: ruleStacks, automaton: automaton,
                   beforeStart: beforeStart, afterStart: afterStart, phrasingWordIDs: phrasingWordIDs, notMediaWordIDs: notMediaWordIDs,
-                  continuations: (continuationStart, continuationList))
+                  calls: calls, continuations: (continuationStart, continuationList))
     }
 }
 

@@ -5,13 +5,15 @@ enum SlotSource: Sendable {
     /// Free text; `excludeAlone`: words it may not consist of alone (`ListDefinition.Kind.wildcard`).
     case wildcard(maxWords: Int, minWords: Int, exclude: Set<Int32>, excludeAlone: Set<Int32>)
     case recognizer(RecognizerKind)
+    /// An expansion rule compiled once and entered here (`CallTable`): the index of the call.
+    case call(Int)
 }
 
 /// Where a slot takes its words from, as plain values (see `CompiledGrammar.slotPlans`).
 struct SlotPlan: Sendable {
-    enum Kind: UInt8, Sendable { case list, wildcard, recognizer }
+    enum Kind: UInt8, Sendable { case list, wildcard, recognizer, call }
     var kind: Kind
-    /// The list (`.list`), or the longest run of words (`.wildcard`).
+    /// The list (`.list`), the call (`.call`).
     var list: Int32 = -1
     var literal = false
     var maxWords: Int32 = 0
@@ -32,6 +34,9 @@ struct SlotPlan: Sendable {
         case let .recognizer(r):
             kind = .recognizer
             recognizer = r
+        case let .call(c):
+            kind = .call
+            list = Int32(c)
         }
     }
 }
@@ -178,6 +183,27 @@ struct FlatTrie: Sendable {
     func terminals(_ node: Int32) -> Range<Int> { Int(terminalStart[Int(node)])..<Int(terminalStart[Int(node) + 1]) }
 }
 
+/// Expansion rules compiled once, as small automata of their own, and entered from the grammar's automaton by a
+/// call edge (a slot whose source is `.call`), where inlining would copy their words into every state they may
+/// follow: "in the kitchen", "on Spotify", "for a dinner party" after every way of asking for media. The
+/// matcher reads a call's words where a reading stands at it (`Matcher.callReadings`) and adds them to the
+/// reading step by step, as if they had been inlined. See `GrammarCompiler.callableRules` for which rules.
+struct CallTable: Sendable {
+    /// The calls' automaton (determinized like the grammar's): call `c` starts at state `starts[c]`, and a
+    /// state that accepts `c` ends it.
+    var automaton = Automaton()
+    var starts = Int32Table()
+    /// The epsilon-free form, kept for grammar coverage, with each state's rule nesting (`ruleStacks`) and
+    /// each call's start.
+    var nfa = Automaton()
+    var nfaRuleStack = Int32Table()
+    var nfaStarts = Int32Table()
+    /// Per call, the expansion rule it compiles (an index into `ruleNames`).
+    var rules = Int32Table()
+
+    var count: Int { rules.count }
+}
+
 /// A locale's grammar compiled once into an automaton over word IDs, ready to match many utterances.
 ///
 /// A class: the matcher, the reading builder and the ranking hold it for every parse, and a struct of this
@@ -203,6 +229,15 @@ final class CompiledGrammar: Sendable {
     let ruleStacks: [[Int32]]
     /// What the matcher runs on: `states` determinized and flattened.
     let automaton: Automaton
+    /// Shared expansion rules compiled once (see `CallTable`).
+    let calls: CallTable
+    /// Per call, its slot (the label of the edges that enter it).
+    let callSlots: [Int32]
+    /// The calls that may begin with a word, with an entry of a list, or with a recogniser's entity (what the
+    /// matcher asks before it reads a call at a position).
+    let callsByFirstWord: [Int32: [Int32]]
+    let callsByFirstList: [Int32: [Int32]]
+    let callsByFirstRecognizer: [(kind: RecognizerKind, call: Int32)]
     /// Per slot, its bit in a path's set of filled fields.
     let slotBits: [UInt32]
     /// Per slot, whether it reads a list (looked up for every capture, so kept apart from `slots`).
@@ -246,7 +281,7 @@ final class CompiledGrammar: Sendable {
          sentences: [CompiledSentence], slots: [SlotRef], lists: [CompiledList], trie: FlatTrie, longestEntry: Int,
          ruleNames: [String], ruleLocations: [SourceLocation], ruleStacks: [[Int32]], automaton: Automaton,
          beforeStart: Int32 = -1, afterStart: Int32 = -1, phrasingWordIDs: [Int32] = [], notMediaWordIDs: [Int32] = [],
-         continuations: (start: Int32Table, list: Int32Table)? = nil) {
+         calls: CallTable = CallTable(), continuations: (start: Int32Table, list: Int32Table)? = nil) {
         self.settings = settings
         self.wordIDs = wordIDs
         self.nfa = nfa
@@ -261,6 +296,28 @@ final class CompiledGrammar: Sendable {
         self.ruleLocations = ruleLocations
         self.ruleStacks = ruleStacks
         self.automaton = automaton
+        self.calls = calls
+        var callSlots = [Int32](repeating: -1, count: calls.count)
+        for (i, slot) in slots.enumerated() {
+            if case let .call(c) = slot.source, c < callSlots.count { callSlots[c] = Int32(i) }
+        }
+        self.callSlots = callSlots
+        var byWord: [Int32: [Int32]] = [:], byList: [Int32: [Int32]] = [:]
+        var byRecognizer: [(kind: RecognizerKind, call: Int32)] = []
+        for c in 0..<calls.count {
+            let start = calls.starts[c], a = calls.automaton
+            for k in Int(a.wordStart[Int(start)])..<Int(a.wordStart[Int(start) + 1]) { byWord[a.wordKeys[k], default: []].append(Int32(c)) }
+            for e in a.slotEdges(start) {
+                switch slots[Int(a.slotIDs[e])].source {
+                case let .list(list, _): byList[Int32(list), default: []].append(Int32(c))
+                case let .recognizer(kind): byRecognizer.append((kind, Int32(c)))
+                case .wildcard, .call: break
+                }
+            }
+        }
+        callsByFirstWord = byWord
+        callsByFirstList = byList
+        callsByFirstRecognizer = byRecognizer
         slotBits = slots.map(\.fieldBit)
         slotIsList = slots.map { if case .list = $0.source { true } else { false } }
         slotPlans = slots.map { SlotPlan($0.source) }
@@ -353,8 +410,18 @@ final class CompiledGrammar: Sendable {
 
     /// The epsilon-free states a reading passed through, for grammar coverage: the states of `states`
     /// reached after each step (a forward pass over the reading's words and slots), kept where they lie on
-    /// a path that ends by accepting `sentence` (a backward pass).
+    /// a path that ends by accepting `sentence` (a backward pass). A call's steps count as one step, its slot.
     func epsilonFreeStates(along chain: [Step], sentence: Int32, wordIDs: [Int32]) -> [Int32] {
+        Self.states(of: nfa, from: start, along: chain, accepting: sentence, wordIDs: wordIDs)
+    }
+
+    /// The same for the steps of call `call`, in the calls' epsilon-free automaton.
+    func callStates(along chain: [Step], call: Int, wordIDs: [Int32]) -> [Int32] {
+        Self.states(of: calls.nfa, from: calls.nfaStarts[call], along: chain, accepting: Int32(call), wordIDs: wordIDs)
+    }
+
+    private static func states(of nfa: Automaton, from start: Int32, along chain: [Step], accepting sentence: Int32,
+                               wordIDs: [Int32]) -> [Int32] {
         func moves(_ s: Int32, _ step: Step) -> [Int32] {
             if step.slot == StepKind.skipped || step.slot == StepKind.extra { return [s] }
             if step.slot == StepKind.assumed { return nfa.wordTargets(s, step.payload).map { nfa.targets[$0] } }
@@ -404,16 +471,81 @@ struct GrammarCompiler {
     private var notMediaWords = Set<Int32>()
     private var phrasingLists = Set<Int>()
     private var notMediaLists = Set<Int>()
+    /// The rules entered by a call (`callableRules`), those compiled so far (states per call, their words
+    /// and literal lists for `phrasingWordIDs`, their rule), and whether a call's body is being compiled
+    /// (inside one, every rule is inlined).
+    private var callable = Set<String>()
+    private var callIndex: [String: Int] = [:]
+    private var callStates: [[State]] = []
+    private var callWords: [(words: Set<Int32>, lists: Set<Int>)] = []
+    private var callRules: [Int32] = []
+    private var insideCall = false
 
     init(_ definition: GrammarDefinition) {
         self.definition = definition
     }
 
-    /// - Parameter determinize: false keeps the epsilon-free automaton as the one to match with (tests
-    ///   compare the two).
-    static func compile(_ definition: GrammarDefinition, determinize: Bool = true) throws -> CompiledGrammar {
+    /// - Parameters:
+    ///   - determinize: false keeps the epsilon-free automaton as the one to match with (tests compare the two).
+    ///   - calls: false inlines every expansion rule (tests compare the two).
+    static func compile(_ definition: GrammarDefinition, determinize: Bool = true, calls: Bool = true) throws -> CompiledGrammar {
         var compiler = GrammarCompiler(definition)
+        // A call's words are read apart from the reading that enters it, which rules out the tolerance that
+        // depends on the words around (an optional word assumed, an extra word between matched words).
+        if calls, definition.settings.optionalWords.isEmpty, definition.settings.extraWords == 0 {
+            compiler.callable = callableRules(definition)
+        }
         return try compiler.run(determinize: determinize)
+    }
+
+    /// Rules smaller than this (words and slots, counted with the rules they use written out) are copied where
+    /// they are used: a copy of "the|my" costs less than a call.
+    static let minimumCallSize = 6
+
+    /// The expansion rules compiled once and entered by a call (`CallTable`) instead of copied into every
+    /// place that uses them: rules used in more than one place, that say at least one word, that hold no free
+    /// text (a call's words are read on their own, while where free text may end depends on what follows),
+    /// and that are at least `minimumCallSize` words and slots long.
+    static func callableRules(_ definition: GrammarDefinition) -> Set<String> {
+        var uses: [String: Int] = [:]
+        func count(_ node: TemplateNode) {
+            switch node {
+            case .word, .slot: break
+            case let .sequence(items), let .alternatives(items): items.forEach(count)
+            case let .rule(name, _): uses[name, default: 0] += 1
+            case let .repetition(body, _, _): count(body)
+            }
+        }
+        definition.sentences.forEach { count($0.template) }
+        definition.modifiers.forEach { count($0.template) }
+        definition.rules.values.forEach { count($0.template) }
+        var size: [String: Int] = [:], freeText: [String: Bool] = [:]
+        func measure(_ node: TemplateNode) -> (size: Int, freeText: Bool) {
+            switch node {
+            case .word: return (1, false)
+            case let .slot(list, _, _):
+                if case .wildcard? = definition.lists[list]?.kind { return (1, true) }
+                return (1, false)
+            case let .sequence(items), let .alternatives(items):
+                return items.map(measure).reduce((0, false)) { ($0.0 + $1.0, $0.1 || $1.1) }
+            case let .repetition(body, _, _): return measure(body)
+            case let .rule(name, _):
+                if let known = size[name] { return (known, freeText[name]!) }
+                size[name] = 0
+                freeText[name] = false  // a cycle: compile() reports it
+                guard let rule = definition.rules[name] else { return (0, false) }
+                let m = measure(rule.template)
+                size[name] = m.size
+                freeText[name] = m.freeText
+                return m
+            }
+        }
+        var empty: [String: Bool] = [:]
+        return Set(uses.filter { name, n in
+            guard n > 1, definition.rules[name] != nil else { return false }
+            let m = measure(.rule(name, SourceLocation(file: "?")))
+            return !m.freeText && m.size >= minimumCallSize && !ruleMatchesEmpty(name, rules: definition.rules, known: &empty)
+        }.keys)
     }
 
     private mutating func run(determinize: Bool) throws -> CompiledGrammar {
@@ -472,6 +604,34 @@ struct GrammarCompiler {
         }
         var names = [String](repeating: "", count: ruleIndex.count)
         for (name, i) in ruleIndex { names[Int(i)] = name }
+        var callTable = CallTable()
+        if !callStates.isEmpty {
+            // Every call's states in one automaton, call after call.
+            var all: [State] = []
+            var bases: [Int32] = []
+            for states in callStates {
+                let base = Int32(all.count)
+                bases.append(base)
+                for var state in states {
+                    state.words = state.words.mapValues { $0.map { $0 + base } }
+                    state.slots = state.slots.map { SlotEdge(slot: $0.slot, target: $0.target + base) }
+                    all.append(state)
+                }
+            }
+            let callNFA = Automaton(nondeterministic: all)
+            callTable.nfa = callNFA
+            callTable.nfaRuleStack = Int32Table(all.map(\.ruleStack))
+            callTable.nfaStarts = Int32Table(bases)
+            callTable.rules = Int32Table(callRules)
+            if determinize, let d = Automaton(determinizing: callNFA, starts: bases,
+                                              sentenceClass: callStates.indices.map { Int32($0) }) {
+                callTable.automaton = d
+                callTable.starts = Int32Table(callStates.indices.map { Int32($0) })
+            } else {
+                callTable.automaton = callNFA
+                callTable.starts = Int32Table(bases)
+            }
+        }
         return CompiledGrammar(settings: definition.settings, wordIDs: wordIDs, nfa: nfa,
                                nfaRuleStack: Int32Table(states.map(\.ruleStack)), start: 0,
                                sentences: sentences, slots: slots, lists: lists, trie: FlatTrie(trie), longestEntry: longestEntry,
@@ -480,7 +640,7 @@ struct GrammarCompiler {
                                ruleStacks: ruleStacks, automaton: automaton,
                                beforeStart: layerState(.before), afterStart: layerState(.after),
                                phrasingWordIDs: words(phrasingWords, of: phrasingLists),
-                               notMediaWordIDs: words(notMediaWords, of: notMediaLists))
+                               notMediaWordIDs: words(notMediaWords, of: notMediaLists), calls: callTable)
     }
 
     /// Where an edge into `n` may as well lead: past states whose only way on is one epsilon edge. All
@@ -693,6 +853,58 @@ struct GrammarCompiler {
         return result
     }
 
+    /// A call of rule `name` from state `from` (see `CallTable`); returns the state where it ends. The rule's
+    /// words count as the grammar's phrasing (or a NotMedia sentence's) as if it were written out here.
+    private mutating func enterCall(_ name: String, _ rule: RuleDefinition, from: Int32) throws -> Int32 {
+        let c = try callNumber(name, rule)
+        if inNotMedia {
+            notMediaWords.formUnion(callWords[c].words)
+            notMediaLists.formUnion(callWords[c].lists)
+        } else {
+            phrasingWords.formUnion(callWords[c].words)
+            phrasingLists.formUnion(callWords[c].lists)
+        }
+        let key = "<\(name)>:call"
+        let ref: Int32
+        if let known = slotIndex[key] {
+            ref = known
+        } else {
+            ref = Int32(slots.count)
+            slots.append(SlotRef(listName: "<\(name)>", slotName: "_call", field: nil, source: .call(c)))
+            slotIndex[key] = ref
+        }
+        let target = newNode()
+        nodes[Int(from)].slots.append(SlotEdge(slot: ref, target: target))
+        return target
+    }
+
+    /// The call of rule `name`, its body compiled (once) into states of its own.
+    private mutating func callNumber(_ name: String, _ rule: RuleDefinition) throws -> Int {
+        if let c = callIndex[name] { return c }
+        let saved = (nodes, nodeRuleStack, ruleStack, currentRuleStack, inNotMedia)
+        let savedWords = (phrasingWords, phrasingLists, notMediaWords, notMediaLists)
+        nodes = [NFANode()]
+        ruleStack = [name]
+        setRuleStack(ruleStack)
+        nodeRuleStack = [currentRuleStack]
+        (phrasingWords, phrasingLists, notMediaWords, notMediaLists) = ([], [], [], [])
+        inNotMedia = false
+        insideCall = true
+        let end = try compile(rule.template, from: 0)
+        let c = callStates.count
+        let accept = newNode()
+        nodes[Int(end)].epsilons.append(accept)
+        nodes[Int(accept)].accept = Int32(c)
+        callStates.append(removeEpsilons())
+        callWords.append((phrasingWords, phrasingLists))
+        callRules.append(ruleIndex[name]!)
+        insideCall = false
+        (nodes, nodeRuleStack, ruleStack, currentRuleStack, inNotMedia) = saved
+        (phrasingWords, phrasingLists, notMediaWords, notMediaLists) = savedWords
+        callIndex[name] = c
+        return c
+    }
+
     /// Adds `node` starting at state `from`; returns the state where it ends.
     private mutating func compile(_ node: TemplateNode, from: Int32) throws -> Int32 {
         switch node {
@@ -724,6 +936,7 @@ struct GrammarCompiler {
                 throw GrammarError("rule <\(name)> refers to itself: \((ruleStack + [name]).map { "<\($0)>" }.joined(separator: " -> "))",
                                    at: location)
             }
+            if !insideCall, callable.contains(name) { return try enterCall(name, rule, from: from) }
             ruleStack.append(name)
             setRuleStack(ruleStack)
             defer {

@@ -7,8 +7,12 @@ struct Step: Sendable {
     var end: Int16
     /// For a list slot: the entry; for a recogniser slot: the entity index.
     var payload: Int32
-    /// The state the step led to (for grammar coverage).
+    /// The state the step led to (for grammar coverage); for a call's steps, the state after the call.
     var state: Int32 = -1
+    /// For a step read inside a call (`CallTable`): the call, and whether the step is its first (coverage
+    /// replays a call's steps on the call's own automaton); -1 elsewhere.
+    var call: Int16 = -1
+    var callFirst = false
 }
 
 /// A partial reading: its rank so far, its last step, the single-valued fields it filled (a path that
@@ -84,6 +88,87 @@ struct MatchInput {
     /// Does `[start, end)` touch a locked token?
     func isLocked(_ start: Int, _ end: Int) -> Bool {
         !lockedBefore.isEmpty && lockedBefore[end] - lockedBefore[start] > 0
+    }
+}
+
+/// The ways a call (`CallTable`) reads the words from one position: per reading, where it ends, what it adds
+/// to a reading's rank, and its steps (a range of `CallReadings.steps`).
+/// A path that entered a call whose reading ends with a step that starts further on (see `Matcher.match`).
+struct PendingCall {
+    var path: Path
+    var call: Int32
+    /// The reading: `CallReadings.readings[reading]`.
+    var reading: Int32
+    var target: Int32
+}
+
+struct CallReading {
+    var end: Int
+    var gain: Int64
+    var steps: Range<Int>
+}
+
+/// The readings of every call at every position of one utterance, found when the matcher first asks.
+struct CallReadings {
+    /// Per (call, position): an index into `ranges`, `none` when the call reads nothing there, -1 when not yet
+    /// asked.
+    var index: [Int32]
+    /// The readings of a (call, position): `readings[ranges[index]]`.
+    var ranges: [Range<Int>] = []
+    var readings: [CallReading] = []
+    var steps: [Step] = []
+    let positions: Int
+    static let none: Int32 = -2
+
+    /// Per position, a bit per call that may begin there (`calls.count` bits a position), found when first asked.
+    var startable: [UInt64] = []
+    var startableKnown: [Bool] = []
+
+    /// May call `call` begin at `position`: is the word there, a list entry or an entity starting there one
+    /// the call may begin with?
+    @inline(__always)
+    mutating func mayStart(_ call: Int, at position: Int, input: borrowing MatchInput, grammar: CompiledGrammar) -> Bool {
+        let words = (grammar.calls.count + 63) / 64
+        if !startableKnown.isEmpty, startableKnown[position] {
+            return startable[position * words + call >> 6] & (1 << UInt64(call & 63)) != 0
+        }
+        return findStartable(call, at: position, input: input, grammar: grammar)
+    }
+
+    private mutating func findStartable(_ call: Int, at position: Int, input: borrowing MatchInput, grammar: CompiledGrammar) -> Bool {
+        let words = (grammar.calls.count + 63) / 64
+        if startableKnown.isEmpty {
+            startableKnown = [Bool](repeating: false, count: positions)
+            startable = [UInt64](repeating: 0, count: positions * words)
+        }
+        let base = position * words
+        if !startableKnown[position] {
+            startableKnown[position] = true
+            func mark(_ calls: [Int32]) { for c in calls { startable[base + Int(c) >> 6] |= 1 << UInt64(c & 63) } }
+            if position < input.wordIDs.count {
+                let id = input.wordIDs[position]
+                if id >= 0, let calls = grammar.callsByFirstWord[id] { mark(calls) }
+                var last: Int32 = -1
+                for hit in input.listHits[position] where hit.list != last {
+                    last = hit.list
+                    if let calls = grammar.callsByFirstList[hit.list] { mark(calls) }
+                }
+                for (kind, c) in grammar.callsByFirstRecognizer
+                    where input.entitiesAt[position].contains(where: { kind.accepts(input.entities[$0].kind) }) {
+                    mark([c])
+                }
+            }
+        }
+        return startable[base + call >> 6] & (1 << UInt64(call & 63)) != 0
+    }
+
+    /// Does call `call` read nothing at `position` (as far as is known)?
+    @inline(__always)
+    func knownEmpty(_ call: Int, _ position: Int) -> Bool { index[call * positions + position] == Self.none }
+
+    init(calls: Int, positions: Int) {
+        index = [Int32](repeating: -1, count: calls * positions)
+        self.positions = positions
     }
 }
 
@@ -294,6 +379,8 @@ struct Matcher {
         var candidates: [Candidate] = []
         var scratch: [Path] = []
         scratch.reserveCapacity(beam)
+        var calls = CallReadings(calls: grammar.calls.count, positions: n + 1)
+        var pending = grammar.calls.count == 0 ? [] : [[PendingCall]](repeating: [], count: n + 1)
 
         for position in 0...n {
             if layered, position < n { enterLayer(at: position, chart: &chart) }
@@ -350,9 +437,38 @@ struct Matcher {
                         if firstHit == hitsHere.count || hitsHere[firstHit].list != plan.list { continue }
                     }
                     let bit = grammar.slotBits[Int(slot)]
+                    if plan.kind == .call {
+                        let call = Int(plan.list)
+                        if calls.knownEmpty(call, position) || !calls.mayStart(call, at: position, input: input, grammar: grammar) {
+                            continue
+                        }
+                        let found = callReadings(call, at: position, input: input, calls: &calls)
+                        if found.isEmpty { continue }
+                        for ti in automaton.slotTargets(edge) {
+                            let target = automaton.slotTargetList[ti]
+                            for r in found {
+                                let reading = calls.readings[r]
+                                // A reading reaches its end when its last word is read, as if the call were
+                                // written out: one whose last step starts later waits for that position, so
+                                // that readings arrive in the order that breaks ties between them.
+                                let last = Int(calls.steps[reading.steps.upperBound - 1].start)
+                                if last == position {
+                                    enterCall(scratch, call: call, reading: reading, calls: calls, target: target,
+                                              chart: &chart, steps: &steps)
+                                } else {
+                                    for p in scratch {
+                                        pending[last].append(PendingCall(path: p, call: Int32(call), reading: Int32(r), target: target))
+                                    }
+                                }
+                            }
+                        }
+                        continue
+                    }
                     for ti in automaton.slotTargets(edge) {
                         let target = automaton.slotTargetList[ti]
                         switch plan.kind {
+                        case .call:
+                            break
                         case .list:
                             let perWord = plan.literal ? Rank.literal : Rank.entityWord
                             var h = firstHit
@@ -393,8 +509,7 @@ struct Matcher {
                             // needs the next word to be one of its words, or the utterance to end where it
                             // accepts (the other ends would die there, so they are not stored).
                             let layerNext = grammar.layerContinuations(target)
-                            let onlyWords = automaton.slotEdges(target).isEmpty
-                                && layerNext.allSatisfy { automaton.slotEdges($0).isEmpty }
+                            let onlyWords = startsWithWordsOnly(target) && layerNext.allSatisfy(startsWithWordsOnly)
                             let exclude = grammar.slotExclusions[Int(slot)]
                             let alone = grammar.slotAloneExclusions[Int(slot)]
                             // Is every word so far one the free text may not consist of alone?
@@ -409,8 +524,8 @@ struct Matcher {
                                 if onlyWords {
                                     if end == n {
                                         if automaton.acceptRange(target).isEmpty { continue }
-                                    } else if input.wordIDs[end] < 0 || (automaton.wordTargets(target, input.wordIDs[end]).isEmpty
-                                        && layerNext.allSatisfy { automaton.wordTargets($0, input.wordIDs[end]).isEmpty }) {
+                                    } else if case let next = input.wordIDs[end], next < 0 || (!readsFirst(target, next)
+                                        && layerNext.allSatisfy { !readsFirst($0, next) }) {
                                         continue
                                     }
                                 }
@@ -426,6 +541,17 @@ struct Matcher {
                 }
                 e = chart.next(e)
             }
+            if !pending.isEmpty, !pending[position].isEmpty {
+                // Written out, a reading would arrive here from the state its word before led to, made when
+                // that word was read: the reading whose steps started later arrives later.
+                let waiting = pending[position].count > 1 ? sortedByArrival(pending[position], calls: calls) : pending[position]
+                for call in waiting {
+                    var entry = -1
+                    enterCall(call.path, call: Int(call.call), reading: calls.readings[Int(call.reading)],
+                              calls: calls, target: call.target, entry: &entry, chart: &chart, steps: &steps)
+                }
+                pending[position] = []
+            }
         }
         return candidates
     }
@@ -434,6 +560,181 @@ struct Matcher {
     @inline(__always)
     static func isExcluded(_ id: Int32, by bits: [UInt64]) -> Bool {
         id >= 0 && Int(id) >> 6 < bits.count && bits[Int(id) >> 6] & (1 << UInt64(id & 63)) != 0
+    }
+
+    /// Does every way on from `state` begin with a literal word (its own, or the first of a call it enters)?
+    /// Free text before such a state may only end before a word it can read.
+    private func startsWithWordsOnly(_ state: Int32) -> Bool {
+        let automaton = grammar.automaton
+        for edge in automaton.slotEdges(state) {
+            let plan = grammar.slotPlans[Int(automaton.slotIDs[edge])]
+            guard plan.kind == .call else { return false }
+            let calls = grammar.calls.automaton
+            if !calls.slotEdges(grammar.calls.starts[Int(plan.list)]).isEmpty { return false }
+        }
+        return true
+    }
+
+    /// Can `state` read `word` next, itself or as the first word of a call it enters?
+    private func readsFirst(_ state: Int32, _ word: Int32) -> Bool {
+        let automaton = grammar.automaton
+        if !automaton.wordTargets(state, word).isEmpty { return true }
+        for edge in automaton.slotEdges(state) {
+            let plan = grammar.slotPlans[Int(automaton.slotIDs[edge])]
+            if plan.kind == .call, !grammar.calls.automaton.wordTargets(grammar.calls.starts[Int(plan.list)], word).isEmpty {
+                return true
+            }
+        }
+        return false
+    }
+
+    /// The ways call `call` reads the words from `position` (found once per utterance): every path through
+    /// the call's automaton that ends where it accepts, with the steps and gains the matcher would give its
+    /// words inlined. Skip phrases may stand between its words (before and after them is the caller's turn).
+    func callReadings(_ call: Int, at position: Int, input: borrowing MatchInput, calls: inout CallReadings) -> Range<Int> {
+        let key = call * calls.positions + position
+        if calls.index[key] >= 0 { return calls.ranges[Int(calls.index[key])] }
+        if calls.index[key] == CallReadings.none { return 0..<0 }
+        let first = calls.readings.count
+        var trail: [Step] = []
+        walkCall(call, grammar.calls.starts[call], position, 0, first: first, input: input, trail: &trail, calls: &calls)
+        if calls.readings.count == first {
+            calls.index[key] = CallReadings.none
+            return 0..<0
+        }
+        calls.index[key] = Int32(calls.ranges.count)
+        calls.ranges.append(first..<calls.readings.count)
+        return first..<calls.readings.count
+    }
+
+    /// One step of `callReadings`: from call state `u` at `at`, with `gain` so far and the steps in `trail`.
+    private func walkCall(_ call: Int, _ u: Int32, _ at: Int, _ gain: Int64, first: Int, input: borrowing MatchInput,
+                          trail: inout [Step], calls: inout CallReadings) {
+        // A call's readings are few (a room, an app); the bound only guards against a pathological grammar.
+        if calls.readings.count - first >= 64 { return }
+        let automaton = grammar.calls.automaton
+        if let last = trail.last, last.slot != StepKind.skipped,
+           automaton.acceptRange(u).contains(where: { automaton.accepts[$0] == Int32(call) }) {
+            let start = calls.steps.count
+            calls.steps.append(contentsOf: trail)
+            calls.readings.append(CallReading(end: at, gain: gain, steps: start..<calls.steps.count))
+        }
+        guard at < input.wordIDs.count else { return }
+        let locked = !input.lockAt.isEmpty && input.lockAt[at] >= 0
+        let id = input.wordIDs[at]
+        if id >= 0, !locked {
+            for ti in automaton.wordTargets(u, id) {
+                trail.append(Step(parent: -1, slot: -1, start: Int16(at), end: Int16(at + 1), payload: -1))
+                walkCall(call, automaton.targets[ti], at + 1, gain + Rank.literal, first: first, input: input, trail: &trail, calls: &calls)
+                trail.removeLast()
+            }
+        }
+        for edge in automaton.slotEdges(u) {
+            let slot = automaton.slotIDs[edge]
+            let plan = grammar.slotPlans[Int(slot)]
+            for ti in automaton.slotTargets(edge) {
+                let target = automaton.slotTargetList[ti]
+                switch plan.kind {
+                case .list:
+                    let perWord = plan.literal ? Rank.literal : Rank.entityWord
+                    var h = Self.firstHit(of: plan.list, in: input.listHits[at])
+                    while h < input.listHits[at].count, input.listHits[at][h].list == plan.list {
+                        let hit = input.listHits[at][h]
+                        h += 1
+                        if input.isLocked(at, hit.end) { continue }
+                        trail.append(Step(parent: -1, slot: slot, start: Int16(at), end: Int16(hit.end), payload: hit.entry))
+                        walkCall(call, target, hit.end, gain + Int64(hit.end - at) * perWord - Rank.slot, first: first,
+                                 input: input, trail: &trail, calls: &calls)
+                        trail.removeLast()
+                    }
+                case .recognizer:
+                    for x in input.entitiesAt[at] where plan.recognizer.accepts(input.entities[x].kind)
+                        && !input.isLocked(at, input.entities[x].end) {
+                        let end = input.entities[x].end
+                        let fixed = Int64(input.entities[x].literalWords)
+                        trail.append(Step(parent: -1, slot: slot, start: Int16(at), end: Int16(end), payload: Int32(x)))
+                        walkCall(call, target, end, gain + fixed * (Rank.literal - Rank.wildcard)
+                                 + (Int64(end - at) - fixed) * Rank.entityWord - Rank.slot, first: first,
+                                 input: input, trail: &trail, calls: &calls)
+                        trail.removeLast()
+                    }
+                case .wildcard, .call:
+                    break  // a call holds neither (`GrammarCompiler.callableRules`)
+                }
+            }
+        }
+        if !trail.isEmpty, !input.skipAt.isEmpty, !locked {
+            for length in input.skipAt[at] where !input.isLocked(at, at + length) {
+                trail.append(Step(parent: -1, slot: StepKind.skipped, start: Int16(at), end: Int16(at + length), payload: -1))
+                walkCall(call, u, at + length, gain - Int64(length) * Rank.skippedWord, first: first, input: input, trail: &trail, calls: &calls)
+                trail.removeLast()
+            }
+        }
+    }
+
+    /// `waiting` in the order a written-out call's readings would arrive: by the starts of their steps, the
+    /// last first (a stable sort, so that equal ones keep the order they were found in).
+    private func sortedByArrival(_ waiting: [PendingCall], calls: CallReadings) -> [PendingCall] {
+        func starts(_ call: PendingCall) -> [Int16] {
+            calls.readings[Int(call.reading)].steps.reversed().map { calls.steps[$0].start }
+        }
+        let keys = waiting.map(starts)
+        return waiting.indices.sorted { i, j in
+            if keys[i] != keys[j] { return keys[i].lexicographicallyPrecedes(keys[j]) }
+            return i < j
+        }.map { waiting[$0] }
+    }
+
+    /// Every path of `paths` reads the words of a call as `reading` does (see `enterCall(_:…)`).
+    private func enterCall(_ paths: [Path], call: Int, reading: CallReading, calls: CallReadings, target: Int32,
+                           chart: inout Chart, steps: inout [Step]) {
+        var entry = -1
+        for p in paths {
+            enterCall(p, call: call, reading: reading, calls: calls, target: target, entry: &entry, chart: &chart, steps: &steps)
+        }
+    }
+
+    /// The path `p` reads the words of a call as `reading` does: the steps are added to the path one by one,
+    /// filling fields and mixing captures as `capture` would. `entry`: the entry of `target` at the reading's
+    /// end, made when first needed (-1 until then).
+    @inline(__always)
+    private func enterCall(_ p: Path, call: Int, reading: CallReading, calls: CallReadings, target: Int32, entry: inout Int,
+                           chart: inout Chart, steps: inout [Step]) {
+        guard !p.restricted else { return }
+        var filled = p.filled
+        var captures = p.captures
+        for k in reading.steps {
+            let step = calls.steps[k]
+            guard step.slot >= 0 else { continue }
+            let bit = grammar.slotBits[Int(step.slot)]
+            if filled & bit != 0 { return }
+            filled |= bit
+            captures = Self.mix(captures, slot: step.slot, from: Int(step.start), to: Int(step.end), payload: step.payload)
+        }
+        if entry < 0 { entry = chart.entry(reading.end, target) }
+        let rank = Rank(value: p.rank.value + reading.gain)
+        guard let at = chart.slot(in: entry, rank: rank, captures: captures) else { return }
+        var parent = p.step
+        for k in reading.steps {
+            var step = calls.steps[k]
+            step.parent = parent
+            step.state = target
+            step.call = Int16(call)
+            step.callFirst = k == reading.steps.lowerBound
+            steps.append(step)
+            parent = Int32(steps.count - 1)
+        }
+        chart.insert(Path(rank: rank, step: parent, filled: filled, captures: captures,
+                          tolerance: p.tolerance & 31, sentence: p.sentence), in: entry, at: at)
+    }
+
+    /// What a path's captures become when a slot takes `[from, to)` (two routes to the same captures are one
+    /// reading).
+    @inline(__always)
+    static func mix(_ captures: UInt64, slot: Int32, from: Int, to: Int, payload: Int32) -> UInt64 {
+        var h = UInt64(bitPattern: Int64(slot)) &* 0x9E37_79B9_7F4A_7C15
+        h ^= UInt64(from) << 48 ^ UInt64(to) << 32 ^ UInt64(UInt32(bitPattern: payload))
+        return (captures ^ h) &* 0xBF58_476D_1CE4_E5B9 &+ 0x94D0_49BB_1331_11EB
     }
 
     /// The modifier layer's moves at `position` (before any word there is read): a path whose modifier
@@ -573,13 +874,11 @@ struct Matcher {
     @inline(__always)
     private func capture(_ paths: [Path], slot: Int32, bit: UInt32, from: Int, to: Int, payload: Int32, gain: Int64,
                          target: Int32, chart: inout Chart, steps: inout [Step], nameStartsBefore: Bool = false) {
-        var h = UInt64(bitPattern: Int64(slot)) &* 0x9E37_79B9_7F4A_7C15
-        h ^= UInt64(from) << 48 ^ UInt64(to) << 32 ^ UInt64(UInt32(bitPattern: payload))
         var entry = -1  // made for the first path that may take the slot, then shared by the others
         // After an extra word only a literal word or a list entry may come (not free text or a number).
         let isList = grammar.slotIsList[Int(slot)]
         for p in paths where p.filled & bit == 0 && !p.afterAssumed && (isList || !p.afterExtra) {
-            let captures = (p.captures ^ h) &* 0xBF58_476D_1CE4_E5B9 &+ 0x94D0_49BB_1331_11EB
+            let captures = Self.mix(p.captures, slot: slot, from: from, to: to, payload: payload)
             if entry < 0 { entry = chart.entry(to, target) }
             var gain = gain
             if nameStartsBefore, p.step >= 0, case let last = steps[Int(p.step)], Int(last.end) == from,

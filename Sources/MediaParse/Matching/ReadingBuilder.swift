@@ -93,6 +93,8 @@ struct ReadingBuilder {
             case .wildcard:
                 wildcardWords += range.count
                 value = .text(Self.withoutQuotes(said))
+            case .call:
+                continue  // a call adds its own steps, never one of its slot
             }
             if explain {
                 words.append(.init(text: said, matched: "{\(ref.listName):\(ref.slotName)}", value: value.description))

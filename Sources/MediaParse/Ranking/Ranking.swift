@@ -58,8 +58,45 @@ enum Ranking {
             if a != b { return b }
             if !atPause.isEmpty, atPause[i] != atPause[j] { return atPause[i] > atPause[j] }
             if ends[i] != ends[j] { return ends[i].lexicographicallyPrecedes(ends[j]) == false }
-            return x.sentence < y.sentence
+            if x.sentence != y.sentence { return x.sentence < y.sentence }
+            return readsFirst(x.step, before: y.step, steps: steps, grammar: grammar)
         }.map { found[$0] }
+    }
+
+    /// The same sentence read two ways that rank alike: the one that fills more distinct fields; else, at the first word
+    /// where the readings part, the one whose piece there runs further (a list entry of two words before one
+    /// word and a literal word), then a skipped word before a literal word before a slot, slots that fill a
+    /// field in the contract's order (a name before an artist), the others in the order the grammar first
+    /// names them. Not the order the search found them in: that depends on how the automaton was built
+    /// (rules written out or entered by a call).
+    static func readsFirst(_ a: Int32, before b: Int32, steps: [Step], grammar: CompiledGrammar) -> Bool {
+        func chain(_ last: Int32) -> [Step] {
+            var out: [Step] = []
+            var at = last
+            while at >= 0 {
+                out.append(steps[Int(at)])
+                at = steps[Int(at)].parent
+            }
+            return out.reversed()
+        }
+        func order(_ step: Step) -> Int {
+            if step.slot == StepKind.skipped { return -10 }
+            if step.slot < 0 { return Int(step.slot) }
+            if let field = grammar.slots[Int(step.slot)].field, let i = Field.allCases.firstIndex(of: field) { return i }
+            return Field.allCases.count + Int(step.slot)
+        }
+        func fields(_ chain: [Step]) -> Int { Set(chain.compactMap { $0.slot >= 0 ? grammar.slots[Int($0.slot)].field : nil }).count }
+        let x = chain(a), y = chain(b)
+        let fx = fields(x), fy = fields(y)
+        if fx != fy { return fx > fy }
+        for (p, q) in zip(x, y) {
+            if p.start != q.start { return p.start < q.start }
+            if p.end != q.end { return p.end > q.end }
+            let kp = order(p), kq = order(q)
+            if kp != kq { return kp < kq }
+            if p.payload != q.payload { return p.payload < q.payload }
+        }
+        return x.count < y.count
     }
 
     /// Signs that mark a pause between words: commas, semicolons, colons, stops (not "." or "-", which are
