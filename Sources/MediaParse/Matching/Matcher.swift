@@ -91,8 +91,6 @@ struct MatchInput {
     }
 }
 
-/// The ways a call (`CallTable`) reads the words from one position: per reading, where it ends, what it adds
-/// to a reading's rank, and its steps (a range of `CallReadings.steps`).
 /// A path that entered a call whose reading ends with a step that starts further on (see `Matcher.match`).
 struct PendingCall {
     var path: Path
@@ -102,6 +100,8 @@ struct PendingCall {
     var target: Int32
 }
 
+/// One way a call (`CallTable`) reads the words from a position: where it ends, what it adds to a reading's
+/// rank, and its steps (a range of `CallReadings.steps`).
 struct CallReading {
     var end: Int
     var gain: Int64
