@@ -470,14 +470,13 @@ struct Matcher {
                         case .call:
                             break
                         case .list:
-                            let perWord = plan.literal ? Rank.literal : Rank.entityWord
                             var h = firstHit
                             while h < hitsHere.count, hitsHere[h].list == plan.list {
                                 let hit = hitsHere[h]
                                 h += 1
                                 if input.isLocked(position, hit.end) { continue }
                                 capture(scratch, slot: slot, bit: bit, from: position, to: hit.end, payload: hit.entry,
-                                        gain: Int64(hit.end - position) * perWord - Rank.slot, target: target,
+                                        gain: Rank.listEntry(words: hit.end - position, literal: plan.literal), target: target,
                                         chart: &chart, steps: &steps)
                             }
                         case .recognizer:
@@ -485,9 +484,8 @@ struct Matcher {
                             for x in input.entitiesAt[position] where kind.accepts(input.entities[x].kind)
                                 && !input.isLocked(position, input.entities[x].end) {
                                 let end = input.entities[x].end
-                                let fixed = Int64(input.entities[x].literalWords)
                                 capture(scratch, slot: slot, bit: bit, from: position, to: end, payload: Int32(x),
-                                        gain: fixed * (Rank.literal - Rank.wildcard) + (Int64(end - position) - fixed) * Rank.entityWord - Rank.slot,
+                                        gain: Rank.entity(words: end - position, fixed: input.entities[x].literalWords),
                                         target: target,
                                         chart: &chart, steps: &steps)
                             }
@@ -636,14 +634,13 @@ struct Matcher {
                 let target = automaton.slotTargetList[ti]
                 switch plan.kind {
                 case .list:
-                    let perWord = plan.literal ? Rank.literal : Rank.entityWord
                     var h = Self.firstHit(of: plan.list, in: input.listHits[at])
                     while h < input.listHits[at].count, input.listHits[at][h].list == plan.list {
                         let hit = input.listHits[at][h]
                         h += 1
                         if input.isLocked(at, hit.end) { continue }
                         trail.append(Step(parent: -1, slot: slot, start: Int16(at), end: Int16(hit.end), payload: hit.entry))
-                        walkCall(call, target, hit.end, gain + Int64(hit.end - at) * perWord - Rank.slot, first: first,
+                        walkCall(call, target, hit.end, gain + Rank.listEntry(words: hit.end - at, literal: plan.literal), first: first,
                                  input: input, trail: &trail, calls: &calls)
                         trail.removeLast()
                     }
@@ -651,11 +648,9 @@ struct Matcher {
                     for x in input.entitiesAt[at] where plan.recognizer.accepts(input.entities[x].kind)
                         && !input.isLocked(at, input.entities[x].end) {
                         let end = input.entities[x].end
-                        let fixed = Int64(input.entities[x].literalWords)
                         trail.append(Step(parent: -1, slot: slot, start: Int16(at), end: Int16(end), payload: Int32(x)))
-                        walkCall(call, target, end, gain + fixed * (Rank.literal - Rank.wildcard)
-                                 + (Int64(end - at) - fixed) * Rank.entityWord - Rank.slot, first: first,
-                                 input: input, trail: &trail, calls: &calls)
+                        walkCall(call, target, end, gain + Rank.entity(words: end - at, fixed: input.entities[x].literalWords),
+                                 first: first, input: input, trail: &trail, calls: &calls)
                         trail.removeLast()
                     }
                 case .wildcard, .call:
@@ -666,7 +661,7 @@ struct Matcher {
         if !trail.isEmpty, !input.skipAt.isEmpty, !locked {
             for length in input.skipAt[at] where !input.isLocked(at, at + length) {
                 trail.append(Step(parent: -1, slot: StepKind.skipped, start: Int16(at), end: Int16(at + length), payload: -1))
-                walkCall(call, u, at + length, gain - Int64(length) * Rank.skippedWord, first: first, input: input, trail: &trail, calls: &calls)
+                walkCall(call, u, at + length, gain + Rank.skipped(words: length), first: first, input: input, trail: &trail, calls: &calls)
                 trail.removeLast()
             }
         }
@@ -792,7 +787,7 @@ struct Matcher {
                 let target = chart.entry(position + length, u)
                 for p in paths where !p.restricted {
                     advance(p, slot: StepKind.skipped, bit: 0, from: position, to: position + length, payload: -1,
-                            gain: -Int64(length) * Rank.skippedWord, captures: p.captures, state: u, entry: target,
+                            gain: Rank.skipped(words: length), captures: p.captures, state: u, entry: target,
                             chart: &chart, steps: &steps, tolerance: p.tolerance)
                 }
             }

@@ -28,6 +28,20 @@ struct Rank: Comparable, Sendable {
     static let extraWord: Int64 = literal + wildcardWord
 
     static func < (a: Rank, b: Rank) -> Bool { a.value < b.value }
+
+    /// What a list entry of `words` words adds (a literal list's words rank as literal words).
+    @inline(__always)
+    static func listEntry(words: Int, literal: Bool) -> Int64 { Int64(words) * (literal ? Rank.literal : Rank.entityWord) - Rank.slot }
+
+    /// What a recognised entity of `words` words adds, `fixed` of them its own literal words ("at 2x speed").
+    @inline(__always)
+    static func entity(words: Int, fixed: Int) -> Int64 {
+        Int64(fixed) * (Rank.literal - Rank.wildcard) + Int64(words - fixed) * Rank.entityWord - Rank.slot
+    }
+
+    /// What a skip phrase of `words` words costs.
+    @inline(__always)
+    static func skipped(words: Int) -> Int64 { -Int64(words) * Rank.skippedWord }
 }
 
 
