@@ -36,6 +36,9 @@ final class NumberRecognizer: Sendable {
     private let runAliases: [String: String]
     private let decimalSeparators: Set<Character>
     let fractions: [(words: [String], value: Double)]
+    /// Words that join two parts of a duration: the first of a fraction of several words ("and" of "and a
+    /// half", "y" of "y medio").
+    private let durationJoiners: Set<String>
     private let articlesAsOne: Set<String>
     private let units: [(words: [String], seconds: Double)]
     private let frequencyBands: Set<String>
@@ -144,6 +147,7 @@ final class NumberRecognizer: Sendable {
         let separators = forms.decimalSeparators ?? icuDecimalSeparator(locale: icuLocale).map { [$0] } ?? []
         decimalSeparators = Set(separators.compactMap { $0.count == 1 ? $0.first : nil } + ["."])
         fractions = forms.fractions.map { (words($0.text), $0.value) }.filter { !$0.0.isEmpty }
+        durationJoiners = Set(fractions.compactMap { $0.words.count > 1 ? $0.words.first : nil })
         articlesAsOne = Set(forms.articlesAsOne)
         let unitList = forms.durationUnits.map { (words($0.text), $0.seconds) }.filter { !$0.0.isEmpty }
         units = unitList
@@ -444,9 +448,7 @@ final class NumberRecognizer: Sendable {
             amounts.append((n.start, n.end + 1, n.value.number ?? 0))
         }
         var durations: [Entity] = []
-        // Words that join two parts of a duration: the first of a fraction of several words ("and" of "and a
-        // half", "y" of "y medio").
-        let joiners = Set(fractions.compactMap { $0.words.count > 1 ? $0.words.first : nil })
+        let joiners = durationJoiners
         for (start, end, amount) in amounts where end < tokens.count {
             for (unit, seconds) in units where matches(unit, tokens, at: end) {
                 let unitEnd = end + unit.count
