@@ -403,16 +403,28 @@ struct Matcher {
         var calls = CallReadings(calls: grammar.calls.count, positions: n + 1)
         var pending = grammar.calls.count == 0 ? [] : [[PendingCall]](repeating: [], count: n + 1)
 
+        // Per position, a bit per list with an entry starting there: most list edges have none, and one bit
+        // tells (where a search of the hits cost a tenth of matching).
+        var maxList: Int32 = -1
+        for hits in input.listHits { for hit in hits where hit.list > maxList { maxList = hit.list } }
+        let listWords = Int(maxList + 64) / 64
+        var listHere = [UInt64](repeating: 0, count: (n + 1) * listWords)
+        for (position, hits) in input.listHits.enumerated() {
+            for hit in hits { listHere[position * listWords + Int(hit.list) >> 6] |= 1 << UInt64(hit.list & 63) }
+        }
+
         for position in 0...n {
             if layered, position < n { enterLayer(at: position, chart: &chart) }
+            // Tolerant moves that do not depend on the state: an extra word, a skip phrase starting here.
+            let tolerantHere = !tolerance.isEmpty
+                && (tolerance.maxExtra > 0 || (position < n && !input.skipAt.isEmpty && !input.skipAt[position].isEmpty))
+            let listBase = position * listWords
             var e = Int(chart.head[position])
             while e >= 0 {
                 let u = chart.entryState[e]
                 scratch.removeAll(keepingCapacity: true)
                 for i in chart.pathRange(e) { scratch.append(chart.path(i)) }
-                if !tolerance.isEmpty, tolerance.maxExtra > 0
-                    || readsOptionalWord(u)
-                    || (position < n && !input.skipAt.isEmpty && !input.skipAt[position].isEmpty) {
+                if tolerantHere || (!tolerance.optionalWordIDs.isEmpty && readsOptionalWord(u)) {
                     tolerate(scratch, state: u, at: position, n: n, input: input, chart: &chart, steps: &steps)
                 }
                 if position == n {
@@ -454,6 +466,8 @@ struct Matcher {
                     // Most list edges have no hit here: the hits are sorted by list, so one search tells.
                     var firstHit = 0
                     if plan.kind == .list {
+                        guard plan.list >= 0, Int(plan.list) >> 6 < listWords,
+                              listHere[listBase + Int(plan.list) >> 6] & (1 << UInt64(plan.list & 63)) != 0 else { continue }
                         firstHit = Self.firstHit(of: plan.list, in: hitsHere)
                         if firstHit == hitsHere.count || hitsHere[firstHit].list != plan.list { continue }
                     }
