@@ -189,9 +189,15 @@ struct Chart {
     private var keys: [Int64]
     private var values: [Int32]
     private var used = 0
-    private(set) var entryState: [Int32] = []
-    private(set) var entryCount: [Int32] = []
-    private var entryNext: [Int32] = []
+    /// Per entry: its state, how many paths it holds, the next entry of its position (-1 at the last).
+    private struct EntryInfo {
+        var state: Int32
+        var count: Int32
+        var next: Int32
+    }
+    private var entries: [EntryInfo] = []
+    /// An entry's paths before any is stored, appended at once when an entry is made.
+    private let blank: [Path]
     private var tail: [Int32]
     private(set) var head: [Int32]
     private(set) var paths: [Path] = []
@@ -203,6 +209,8 @@ struct Chart {
         keys = [Int64](repeating: -1, count: 256)
         values = [Int32](repeating: 0, count: 256)
         paths.reserveCapacity(64 * beam)
+        entries.reserveCapacity(64)
+        blank = [Path](repeating: Path(rank: Rank(), step: -1), count: beam)
     }
 
     @inline(__always)
@@ -235,25 +243,27 @@ struct Chart {
             if k < 0 { break }
             i = (i + 1) & mask
         }
-        let e = Int32(entryState.count)
+        let e = Int32(entries.count)
         keys[i] = key
         values[i] = e
         used += 1
         if used * 2 > keys.count { grow() }
-        entryState.append(state)
-        entryCount.append(0)
-        entryNext.append(-1)
-        if tail[position] >= 0 { entryNext[Int(tail[position])] = e } else { head[position] = e }
+        entries.append(EntryInfo(state: state, count: 0, next: -1))
+        if tail[position] >= 0 { entries[Int(tail[position])].next = e } else { head[position] = e }
         tail[position] = e
-        for _ in 0..<beam { paths.append(Path(rank: Rank(), step: -1)) }
+        paths.append(contentsOf: blank)
         return Int(e)
     }
 
     @inline(__always)
-    func next(_ e: Int) -> Int { Int(entryNext[e]) }
+    func next(_ e: Int) -> Int { Int(entries[e].next) }
+
+    /// The state of entry `e`.
+    @inline(__always)
+    func state(_ e: Int) -> Int32 { entries[e].state }
 
     @inline(__always)
-    func pathRange(_ e: Int) -> Range<Int> { e * beam..<(e * beam + Int(entryCount[e])) }
+    func pathRange(_ e: Int) -> Range<Int> { e * beam..<(e * beam + Int(entries[e].count)) }
 
     @inline(__always)
     func path(_ i: Int) -> Path { paths[i] }
@@ -263,7 +273,7 @@ struct Chart {
     @inline(__always)
     func slot(in e: Int, rank: Rank, captures: UInt64) -> Int? {
         let base = e * beam
-        let count = Int(entryCount[e])
+        let count = Int(entries[e].count)
         var insertAt = count
         for i in 0..<count {
             let p = paths[base + i]
@@ -278,14 +288,14 @@ struct Chart {
     @inline(__always)
     mutating func insert(_ path: Path, in e: Int, at position: Int) {
         let base = e * beam
-        let count = Int(entryCount[e])
+        let count = Int(entries[e].count)
         var i = min(count, beam - 1)
         while i > position {
             paths[base + i] = paths[base + i - 1]
             i -= 1
         }
         paths[base + position] = path
-        if count < beam { entryCount[e] = Int32(count + 1) }
+        if count < beam { entries[e].count = Int32(count + 1) }
     }
 }
 
@@ -421,7 +431,7 @@ struct Matcher {
             let listBase = position * listWords
             var e = Int(chart.head[position])
             while e >= 0 {
-                let u = chart.entryState[e]
+                let u = chart.state(e)
                 scratch.removeAll(keepingCapacity: true)
                 for i in chart.pathRange(e) { scratch.append(chart.path(i)) }
                 if tolerantHere || (!tolerance.optionalWordIDs.isEmpty && readsOptionalWord(u)) {
@@ -800,7 +810,7 @@ struct Matcher {
         while e >= 0 {
             // The moves lead to the layer's starts, never to this entry, so its paths stay as they are.
             let range = chart.pathRange(e)
-            for a in automaton.acceptRange(chart.entryState[e]) {
+            for a in automaton.acceptRange(chart.state(e)) {
                 let s = automaton.accepts[a]
                 switch grammar.sentenceModifier[Int(s)] {
                 case .before?:
