@@ -153,9 +153,11 @@ struct CallReadings {
                     last = hit.list
                     if let calls = grammar.callsByFirstList[hit.list] { mark(calls) }
                 }
-                for (kind, c) in grammar.callsByFirstRecognizer
-                    where input.entitiesAt[position].contains(where: { kind.accepts(input.entities[$0].kind) }) {
-                    mark([c])
+                if !input.entitiesAt[position].isEmpty {
+                    for (kind, c) in grammar.callsByFirstRecognizer
+                        where input.entitiesAt[position].contains(where: { kind.accepts(input.entities[$0].kind) }) {
+                        mark([c])
+                    }
                 }
             }
         }
@@ -665,6 +667,7 @@ struct Matcher {
         if calls.index[key] == CallReadings.none { return 0..<0 }
         let first = calls.readings.count
         var trail: [Step] = []
+        trail.reserveCapacity(16)
         walkCall(call, callStarts[call], position, 0, first: first, input: input, trail: &trail, calls: &calls)
         if calls.readings.count == first {
             calls.index[key] = CallReadings.none
