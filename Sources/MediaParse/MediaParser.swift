@@ -211,8 +211,13 @@ public final class MediaParser: Sendable {
             result.error = "utterance too long: \(utterance.tokens.count) words (the limit is \(Self.maxWords)); not parsed"
             return result
         }
+        // The value's description (a string made for the purpose) only decides between entities of one kind
+        // over the same words.
         let sortedEntities = entities.sorted {
-            ($0.start, $0.end, $0.kind.rawValue, $0.value.description) < ($1.start, $1.end, $1.kind.rawValue, $1.value.description)
+            if ($0.start, $0.end, $0.kind.rawValue) != ($1.start, $1.end, $1.kind.rawValue) {
+                return ($0.start, $0.end, $0.kind.rawValue) < ($1.start, $1.end, $1.kind.rawValue)
+            }
+            return $0.value.description < $1.value.description
         }
         let matcher = Matcher(grammar: grammar, beam: max(4, alternatives + 3), tolerance: tolerance)
         var input = matcher.prepare(utterance, entities: sortedEntities, vocabulary: hits.sorted { $0.start < $1.start })
@@ -226,10 +231,13 @@ public final class MediaParser: Sendable {
                                        pauses: Ranking.pauses(in: utterance))
         let builder = ReadingBuilder(grammar: grammar)
         var readings: [ReadingBuilder.Reading] = []
-        var seen = Set<ParseResult>()
         for candidate in candidates {
+            // Enough readings for the alternatives asked; with none asked, a second only to tell whether the
+            // best ties with it (`tied` below), which a candidate of lower rank cannot.
+            if let best = readings.first, readings.count > alternatives, alternatives > 0 || candidate.rank != best.rank { break }
+            // A few readings at most: comparing with each costs less than hashing every field of a result.
             guard let reading = builder.build(candidate, utterance: utterance, input: input, steps: steps, explain: false),
-                  seen.insert(reading.result).inserted else { continue }
+                  !readings.contains(where: { $0.result == reading.result }) else { continue }
             readings.append(reading)
             if readings.count > alternatives + 1 { break }
         }

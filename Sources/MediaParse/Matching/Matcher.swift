@@ -118,6 +118,8 @@ struct CallReadings {
     var readings: [CallReading] = []
     var steps: [Step] = []
     let positions: Int
+    /// 64-bit words per position in `startable`.
+    let words: Int
     static let none: Int32 = -2
 
     /// Per position, a bit per call that may begin there (`calls.count` bits a position), found when first asked.
@@ -128,7 +130,6 @@ struct CallReadings {
     /// the call may begin with?
     @inline(__always)
     mutating func mayStart(_ call: Int, at position: Int, input: borrowing MatchInput, grammar: CompiledGrammar) -> Bool {
-        let words = (grammar.calls.count + 63) / 64
         if !startableKnown.isEmpty, startableKnown[position] {
             return startable[position * words + call >> 6] & (1 << UInt64(call & 63)) != 0
         }
@@ -136,7 +137,6 @@ struct CallReadings {
     }
 
     private mutating func findStartable(_ call: Int, at position: Int, input: borrowing MatchInput, grammar: CompiledGrammar) -> Bool {
-        let words = (grammar.calls.count + 63) / 64
         if startableKnown.isEmpty {
             startableKnown = [Bool](repeating: false, count: positions)
             startable = [UInt64](repeating: 0, count: positions * words)
@@ -153,9 +153,11 @@ struct CallReadings {
                     last = hit.list
                     if let calls = grammar.callsByFirstList[hit.list] { mark(calls) }
                 }
-                for (kind, c) in grammar.callsByFirstRecognizer
-                    where input.entitiesAt[position].contains(where: { kind.accepts(input.entities[$0].kind) }) {
-                    mark([c])
+                if !input.entitiesAt[position].isEmpty {
+                    for (kind, c) in grammar.callsByFirstRecognizer
+                        where input.entitiesAt[position].contains(where: { kind.accepts(input.entities[$0].kind) }) {
+                        mark([c])
+                    }
                 }
             }
         }
@@ -169,6 +171,7 @@ struct CallReadings {
     init(calls: Int, positions: Int) {
         index = [Int32](repeating: -1, count: calls * positions)
         self.positions = positions
+        words = (calls + 63) / 64
     }
 }
 
@@ -188,9 +191,15 @@ struct Chart {
     private var keys: [Int64]
     private var values: [Int32]
     private var used = 0
-    private(set) var entryState: [Int32] = []
-    private(set) var entryCount: [Int32] = []
-    private var entryNext: [Int32] = []
+    /// Per entry: its state, how many paths it holds, the next entry of its position (-1 at the last).
+    private struct EntryInfo {
+        var state: Int32
+        var count: Int32
+        var next: Int32
+    }
+    private var entries: [EntryInfo] = []
+    /// An entry's paths before any is stored, appended at once when an entry is made.
+    private let blank: [Path]
     private var tail: [Int32]
     private(set) var head: [Int32]
     private(set) var paths: [Path] = []
@@ -202,6 +211,8 @@ struct Chart {
         keys = [Int64](repeating: -1, count: 256)
         values = [Int32](repeating: 0, count: 256)
         paths.reserveCapacity(64 * beam)
+        entries.reserveCapacity(64)
+        blank = [Path](repeating: Path(rank: Rank(), step: -1), count: beam)
     }
 
     @inline(__always)
@@ -234,25 +245,27 @@ struct Chart {
             if k < 0 { break }
             i = (i + 1) & mask
         }
-        let e = Int32(entryState.count)
+        let e = Int32(entries.count)
         keys[i] = key
         values[i] = e
         used += 1
         if used * 2 > keys.count { grow() }
-        entryState.append(state)
-        entryCount.append(0)
-        entryNext.append(-1)
-        if tail[position] >= 0 { entryNext[Int(tail[position])] = e } else { head[position] = e }
+        entries.append(EntryInfo(state: state, count: 0, next: -1))
+        if tail[position] >= 0 { entries[Int(tail[position])].next = e } else { head[position] = e }
         tail[position] = e
-        paths.append(contentsOf: repeatElement(Path(rank: Rank(), step: -1), count: beam))
+        paths.append(contentsOf: blank)
         return Int(e)
     }
 
     @inline(__always)
-    func next(_ e: Int) -> Int { Int(entryNext[e]) }
+    func next(_ e: Int) -> Int { Int(entries[e].next) }
+
+    /// The state of entry `e`.
+    @inline(__always)
+    func state(_ e: Int) -> Int32 { entries[e].state }
 
     @inline(__always)
-    func pathRange(_ e: Int) -> Range<Int> { e * beam..<(e * beam + Int(entryCount[e])) }
+    func pathRange(_ e: Int) -> Range<Int> { e * beam..<(e * beam + Int(entries[e].count)) }
 
     @inline(__always)
     func path(_ i: Int) -> Path { paths[i] }
@@ -262,7 +275,7 @@ struct Chart {
     @inline(__always)
     func slot(in e: Int, rank: Rank, captures: UInt64) -> Int? {
         let base = e * beam
-        let count = Int(entryCount[e])
+        let count = Int(entries[e].count)
         var insertAt = count
         for i in 0..<count {
             let p = paths[base + i]
@@ -277,14 +290,14 @@ struct Chart {
     @inline(__always)
     mutating func insert(_ path: Path, in e: Int, at position: Int) {
         let base = e * beam
-        let count = Int(entryCount[e])
+        let count = Int(entries[e].count)
         var i = min(count, beam - 1)
         while i > position {
             paths[base + i] = paths[base + i - 1]
             i -= 1
         }
         paths[base + position] = path
-        if count < beam { entryCount[e] = Int32(count + 1) }
+        if count < beam { entries[e].count = Int32(count + 1) }
     }
 }
 
@@ -297,10 +310,32 @@ struct Matcher {
     /// Partial readings kept per (position, state).
     let beam: Int
     var tolerance = Tolerance()
+    /// The grammar's automaton, its calls' automaton and where each call starts, taken from the grammar once
+    /// per matcher: read through the grammar (a class), a table is copied with a retain and a release of what
+    /// keeps its memory, at every use.
+    private let automaton: Automaton
+    private let callAutomaton: Automaton
+    private let callStarts: Int32Table
+    private let slotPlans: [SlotPlan]
+    private let slotBits: [UInt32]
+    private let slotIsList: [Bool]
+
+    init(grammar: CompiledGrammar, beam: Int, tolerance: Tolerance = Tolerance()) {
+        self.grammar = grammar
+        self.beam = beam
+        self.tolerance = tolerance
+        automaton = grammar.automaton
+        callAutomaton = grammar.calls.automaton
+        callStarts = grammar.calls.starts
+        slotPlans = grammar.slotPlans
+        slotBits = grammar.slotBits
+        slotIsList = grammar.slotIsList
+    }
 
     func prepare(_ utterance: Utterance, entities: [Entity], vocabulary: [VocabularyHit] = []) -> MatchInput {
         let tokens = utterance.tokens
-        let ids = tokens.map { grammar.wordIDs[$0.key] ?? -1 }
+        let wordIDs = grammar.wordIDs
+        let ids = tokens.map { wordIDs[$0.key] ?? -1 }
         var hits = [[(list: Int32, entry: Int32, end: Int)]](repeating: [], count: tokens.count + 1)
         for start in 0..<tokens.count {
             var node: Int32 = 0
@@ -337,11 +372,10 @@ struct Matcher {
         if !grammar.settings.characterWords {
             let only = grammar.settings.nameStartWords
             input.nameCased = tokens.indices.map { p in
-                guard p > 0, let first = utterance.scalars[tokens[p].start...].first,
-                      first.properties.isUppercase else { return false }
+                guard p > 0, let first = utterance.scalars[tokens[p].start...].first, Self.isUppercase(first) else { return false }
                 // An acronym (all capitals) is no sign of a name's start.
                 let word = utterance.scalars[tokens[p].start..<tokens[p].end]
-                guard word.contains(where: { $0.properties.isLowercase }) else { return false }
+                guard word.contains(where: Self.isLowercase) else { return false }
                 return only.isEmpty || only.contains(tokens[p].key)
             }
         }
@@ -368,7 +402,6 @@ struct Matcher {
 
     func match(_ input: MatchInput, steps: inout [Step]) -> [Candidate] {
         let n = input.wordIDs.count
-        let automaton = grammar.automaton
         var chart = Chart(positions: n + 1, beam: beam)
         let first = chart.entry(0, 0)
         chart.insert(Path(rank: Rank(), step: -1), in: first, at: 0)
@@ -382,16 +415,28 @@ struct Matcher {
         var calls = CallReadings(calls: grammar.calls.count, positions: n + 1)
         var pending = grammar.calls.count == 0 ? [] : [[PendingCall]](repeating: [], count: n + 1)
 
+        // Per position, a bit per list with an entry starting there: most list edges have none, and one bit
+        // tells (where a search of the hits cost a tenth of matching).
+        var maxList: Int32 = -1
+        for hits in input.listHits { for hit in hits where hit.list > maxList { maxList = hit.list } }
+        let listWords = Int(maxList + 64) / 64
+        var listHere = [UInt64](repeating: 0, count: (n + 1) * listWords)
+        for (position, hits) in input.listHits.enumerated() {
+            for hit in hits { listHere[position * listWords + Int(hit.list) >> 6] |= 1 << UInt64(hit.list & 63) }
+        }
+
         for position in 0...n {
             if layered, position < n { enterLayer(at: position, chart: &chart) }
+            // Tolerant moves that do not depend on the state: an extra word, a skip phrase starting here.
+            let tolerantHere = !tolerance.isEmpty
+                && (tolerance.maxExtra > 0 || (position < n && !input.skipAt.isEmpty && !input.skipAt[position].isEmpty))
+            let listBase = position * listWords
             var e = Int(chart.head[position])
             while e >= 0 {
-                let u = chart.entryState[e]
+                let u = chart.state(e)
                 scratch.removeAll(keepingCapacity: true)
                 for i in chart.pathRange(e) { scratch.append(chart.path(i)) }
-                if !tolerance.isEmpty, tolerance.maxExtra > 0
-                    || tolerance.optionalWordIDs.contains(where: { !automaton.wordTargets(u, $0).isEmpty })
-                    || (position < n && !input.skipAt.isEmpty && !input.skipAt[position].isEmpty) {
+                if tolerantHere || (!tolerance.optionalWordIDs.isEmpty && readsOptionalWord(u)) {
                     tolerate(scratch, state: u, at: position, n: n, input: input, chart: &chart, steps: &steps)
                 }
                 if position == n {
@@ -429,14 +474,16 @@ struct Matcher {
                 let hitsHere = input.listHits[position]
                 for edge in automaton.slotEdges(u) {
                     let slot = automaton.slotIDs[edge]
-                    let plan = grammar.slotPlans[Int(slot)]
+                    let plan = slotPlans[Int(slot)]
                     // Most list edges have no hit here: the hits are sorted by list, so one search tells.
                     var firstHit = 0
                     if plan.kind == .list {
+                        guard plan.list >= 0, Int(plan.list) >> 6 < listWords,
+                              listHere[listBase + Int(plan.list) >> 6] & (1 << UInt64(plan.list & 63)) != 0 else { continue }
                         firstHit = Self.firstHit(of: plan.list, in: hitsHere)
                         if firstHit == hitsHere.count || hitsHere[firstHit].list != plan.list { continue }
                     }
-                    let bit = grammar.slotBits[Int(slot)]
+                    let bit = slotBits[Int(slot)]
                     if plan.kind == .call {
                         let call = Int(plan.list)
                         if calls.knownEmpty(call, position) || !calls.mayStart(call, at: position, input: input, grammar: grammar) {
@@ -507,7 +554,8 @@ struct Matcher {
                             // needs the next word to be one of its words, or the utterance to end where it
                             // accepts (the other ends would die there, so they are not stored).
                             let layerNext = grammar.layerContinuations(target)
-                            let onlyWords = startsWithWordsOnly(target) && layerNext.allSatisfy(startsWithWordsOnly)
+                            var onlyWords = startsWithWordsOnly(target)
+                            for state in layerNext where onlyWords { onlyWords = startsWithWordsOnly(state) }
                             let exclude = grammar.slotExclusions[Int(slot)]
                             let alone = grammar.slotAloneExclusions[Int(slot)]
                             // Is every word so far one the free text may not consist of alone?
@@ -523,7 +571,7 @@ struct Matcher {
                                     if end == n {
                                         if automaton.acceptRange(target).isEmpty { continue }
                                     } else if case let next = input.wordIDs[end], next < 0 || (!readsFirst(target, next)
-                                        && layerNext.allSatisfy { !readsFirst($0, next) }) {
+                                        && !anyReadsFirst(layerNext, next)) {
                                         continue
                                     }
                                 }
@@ -554,6 +602,12 @@ struct Matcher {
         return candidates
     }
 
+    /// Unicode's upper and lower case, ASCII letters told without a look-up in Unicode's tables.
+    @inline(__always)
+    static func isUppercase(_ c: Unicode.Scalar) -> Bool { c.isASCII ? c.value >= 0x41 && c.value <= 0x5A : c.properties.isUppercase }
+    @inline(__always)
+    static func isLowercase(_ c: Unicode.Scalar) -> Bool { c.isASCII ? c.value >= 0x61 && c.value <= 0x7A : c.properties.isLowercase }
+
     /// Whether word `id` is one of a free text's excluded words (`CompiledGrammar.slotExclusions`).
     @inline(__always)
     static func isExcluded(_ id: Int32, by bits: [UInt64]) -> Bool {
@@ -563,23 +617,41 @@ struct Matcher {
     /// Does every way on from `state` begin with a literal word (its own, or the first of a call it enters)?
     /// Free text before such a state may only end before a word it can read.
     private func startsWithWordsOnly(_ state: Int32) -> Bool {
-        let automaton = grammar.automaton
         for edge in automaton.slotEdges(state) {
-            let plan = grammar.slotPlans[Int(automaton.slotIDs[edge])]
+            let plan = slotPlans[Int(automaton.slotIDs[edge])]
             guard plan.kind == .call else { return false }
-            let calls = grammar.calls.automaton
-            if !calls.slotEdges(grammar.calls.starts[Int(plan.list)]).isEmpty { return false }
+            if !callAutomaton.slotEdges(callStarts[Int(plan.list)]).isEmpty { return false }
         }
         return true
     }
 
+    // Helpers written as loops, not closures: a closure that uses `self` copies the matcher, and with it the
+    // automata's tables (a retain and a release each).
+
+    /// Can state `u` read one of the optional words?
+    private func readsOptionalWord(_ u: Int32) -> Bool {
+        for word in tolerance.optionalWordIDs where !automaton.wordTargets(u, word).isEmpty { return true }
+        return false
+    }
+
+    /// Can one of `states` read `word` next?
+    private func anyReadsFirst(_ states: Int32Table.SubSequence, _ word: Int32) -> Bool {
+        for state in states where readsFirst(state, word) { return true }
+        return false
+    }
+
+    /// Does call state `u` accept call `call`?
+    private func acceptsCall(_ u: Int32, _ call: Int) -> Bool {
+        for a in callAutomaton.acceptRange(u) where callAutomaton.accepts[a] == Int32(call) { return true }
+        return false
+    }
+
     /// Can `state` read `word` next, itself or as the first word of a call it enters?
     private func readsFirst(_ state: Int32, _ word: Int32) -> Bool {
-        let automaton = grammar.automaton
         if !automaton.wordTargets(state, word).isEmpty { return true }
         for edge in automaton.slotEdges(state) {
-            let plan = grammar.slotPlans[Int(automaton.slotIDs[edge])]
-            if plan.kind == .call, !grammar.calls.automaton.wordTargets(grammar.calls.starts[Int(plan.list)], word).isEmpty {
+            let plan = slotPlans[Int(automaton.slotIDs[edge])]
+            if plan.kind == .call, !callAutomaton.wordTargets(callStarts[Int(plan.list)], word).isEmpty {
                 return true
             }
         }
@@ -595,7 +667,8 @@ struct Matcher {
         if calls.index[key] == CallReadings.none { return 0..<0 }
         let first = calls.readings.count
         var trail: [Step] = []
-        walkCall(call, grammar.calls.starts[call], position, 0, first: first, input: input, trail: &trail, calls: &calls)
+        trail.reserveCapacity(16)
+        walkCall(call, callStarts[call], position, 0, first: first, input: input, trail: &trail, calls: &calls)
         if calls.readings.count == first {
             calls.index[key] = CallReadings.none
             return 0..<0
@@ -610,9 +683,8 @@ struct Matcher {
                           trail: inout [Step], calls: inout CallReadings) {
         // A call's readings are few (a room, an app); the bound only guards against a pathological grammar.
         if calls.readings.count - first >= 64 { return }
-        let automaton = grammar.calls.automaton
         if let last = trail.last, last.slot != StepKind.skipped,
-           automaton.acceptRange(u).contains(where: { automaton.accepts[$0] == Int32(call) }) {
+           acceptsCall(u, call) {
             let start = calls.steps.count
             calls.steps.append(contentsOf: trail)
             calls.readings.append(CallReading(end: at, gain: gain, steps: start..<calls.steps.count))
@@ -621,17 +693,17 @@ struct Matcher {
         let locked = !input.lockAt.isEmpty && input.lockAt[at] >= 0
         let id = input.wordIDs[at]
         if id >= 0, !locked {
-            for ti in automaton.wordTargets(u, id) {
+            for ti in callAutomaton.wordTargets(u, id) {
                 trail.append(Step(parent: -1, slot: -1, start: Int16(at), end: Int16(at + 1), payload: -1))
-                walkCall(call, automaton.targets[ti], at + 1, gain + Rank.literal, first: first, input: input, trail: &trail, calls: &calls)
+                walkCall(call, callAutomaton.targets[ti], at + 1, gain + Rank.literal, first: first, input: input, trail: &trail, calls: &calls)
                 trail.removeLast()
             }
         }
-        for edge in automaton.slotEdges(u) {
-            let slot = automaton.slotIDs[edge]
-            let plan = grammar.slotPlans[Int(slot)]
-            for ti in automaton.slotTargets(edge) {
-                let target = automaton.slotTargetList[ti]
+        for edge in callAutomaton.slotEdges(u) {
+            let slot = callAutomaton.slotIDs[edge]
+            let plan = slotPlans[Int(slot)]
+            for ti in callAutomaton.slotTargets(edge) {
+                let target = callAutomaton.slotTargetList[ti]
                 switch plan.kind {
                 case .list:
                     var h = Self.firstHit(of: plan.list, in: input.listHits[at])
@@ -701,7 +773,7 @@ struct Matcher {
         for k in reading.steps {
             let step = calls.steps[k]
             guard step.slot >= 0 else { continue }
-            let bit = grammar.slotBits[Int(step.slot)]
+            let bit = slotBits[Int(step.slot)]
             if filled & bit != 0 { return }
             filled |= bit
             captures = Self.mix(captures, slot: step.slot, from: Int(step.start), to: Int(step.end), payload: step.payload)
@@ -737,12 +809,11 @@ struct Matcher {
     /// go on into a modifier after it, carrying the sentence; a modifier after it may be followed by another.
     /// The targets are the layer's start states, which accept nothing, so one pass over the entries does it.
     private func enterLayer(at position: Int, chart: inout Chart) {
-        let automaton = grammar.automaton
         var e = Int(chart.head[position])
         while e >= 0 {
             // The moves lead to the layer's starts, never to this entry, so its paths stay as they are.
             let range = chart.pathRange(e)
-            for a in automaton.acceptRange(chart.entryState[e]) {
+            for a in automaton.acceptRange(chart.state(e)) {
                 let s = automaton.accepts[a]
                 switch grammar.sentenceModifier[Int(s)] {
                 case .before?:
@@ -780,7 +851,6 @@ struct Matcher {
     /// word of the template that was not said, or pass over one extra word (only between matched words).
     private func tolerate(_ paths: [Path], state u: Int32, at position: Int, n: Int, input: MatchInput,
                           chart: inout Chart, steps: inout [Step]) {
-        let automaton = grammar.automaton
         let locked = !input.lockAt.isEmpty && position < n && input.lockAt[position] >= 0
         if position < n, !input.skipAt.isEmpty, !locked {
             for length in input.skipAt[position] where !input.isLocked(position, position + length) {
@@ -825,7 +895,7 @@ struct Matcher {
 
     /// Does `slot` take free text?
     @inline(__always)
-    private func isWildcard(_ slot: Int32) -> Bool { grammar.slotPlans[Int(slot)].kind == .wildcard }
+    private func isWildcard(_ slot: Int32) -> Bool { slotPlans[Int(slot)].kind == .wildcard }
 
     /// The first hit of `list` in `hits` (sorted by list), or where it would be.
     @inline(__always)
@@ -843,7 +913,7 @@ struct Matcher {
     private func followsGrammarWord(_ p: Path, _ steps: [Step]) -> Bool {
         let last = steps[Int(p.step)]
         if last.slot == -1 { return true }
-        return last.slot >= 0 && grammar.slotIsList[Int(last.slot)]
+        return last.slot >= 0 && slotIsList[Int(last.slot)]
     }
 
     /// Where each wildcard of a reading ends, first wildcard first: the tie-break that prefers longer
@@ -871,7 +941,7 @@ struct Matcher {
                          target: Int32, chart: inout Chart, steps: inout [Step], nameStartsBefore: Bool = false) {
         var entry = -1  // made for the first path that may take the slot, then shared by the others
         // After an extra word only a literal word or a list entry may come (not free text or a number).
-        let isList = grammar.slotIsList[Int(slot)]
+        let isList = slotIsList[Int(slot)]
         for p in paths where p.filled & bit == 0 && !p.afterAssumed && (isList || !p.afterExtra) {
             let captures = Self.mix(p.captures, slot: slot, from: from, to: to, payload: payload)
             if entry < 0 { entry = chart.entry(to, target) }

@@ -36,6 +36,9 @@ final class NumberRecognizer: Sendable {
     private let runAliases: [String: String]
     private let decimalSeparators: Set<Character>
     let fractions: [(words: [String], value: Double)]
+    /// Words that join two parts of a duration: the first of a fraction of several words ("and" of "and a
+    /// half", "y" of "y medio").
+    private let durationJoiners: Set<String>
     private let articlesAsOne: Set<String>
     private let units: [(words: [String], seconds: Double)]
     private let frequencyBands: Set<String>
@@ -65,6 +68,12 @@ final class NumberRecognizer: Sendable {
     private let gluedBeginnings: Set<String>
     private let gluedLastBytes: Set<UInt8>
     private let unitStarts: Set<String>
+    /// What a fraction, a unit or a year counted from this one begins with (`mayBegin`): its first word, or
+    /// its first two ("a half", "this year") when it has two words there, the first of them alone in
+    /// `pairStarts` (a phrase whose second item is a number needs that number, which tells by itself).
+    private let firstWords: Set<String>
+    private let firstPairs: Set<String>
+    private let pairStarts: Set<String>
 
     /// A word of a phrase, or the number it is built around.
     enum PhraseItem: Sendable, Equatable {
@@ -144,6 +153,7 @@ final class NumberRecognizer: Sendable {
         let separators = forms.decimalSeparators ?? icuDecimalSeparator(locale: icuLocale).map { [$0] } ?? []
         decimalSeparators = Set(separators.compactMap { $0.count == 1 ? $0.first : nil } + ["."])
         fractions = forms.fractions.map { (words($0.text), $0.value) }.filter { !$0.0.isEmpty }
+        durationJoiners = Set(fractions.compactMap { $0.words.count > 1 ? $0.words.first : nil })
         articlesAsOne = Set(forms.articlesAsOne)
         let unitList = forms.durationUnits.map { (words($0.text), $0.seconds) }.filter { !$0.0.isEmpty }
         units = unitList
@@ -201,6 +211,18 @@ final class NumberRecognizer: Sendable {
         let endings = glued.filter { $0.1.part != .digits }.map { $0.1.suffix }
         gluedLastBytes = endings.contains("") ? Set(0...255) : Set(endings.compactMap { $0.utf8.last })
         unitStarts = Set(unitList.compactMap(\.0.first))
+        var firstWords = unitStarts, firstPairs = Set<String>()
+        for words in fractions.map(\.words) {
+            if words.count == 1 { firstWords.insert(words[0]) } else { firstPairs.insert(words[0] + " " + words[1]) }
+        }
+        for phrase in relativeYears {
+            guard case let .word(first) = phrase.items[0] else { continue }
+            if phrase.items.count == 1 { firstWords.insert(first); continue }
+            if case let .word(second) = phrase.items[1] { firstPairs.insert(first + " " + second) }
+        }
+        self.firstWords = firstWords
+        self.firstPairs = firstPairs
+        pairStarts = Set(firstPairs.map { String($0.prefix { $0 != " " }) })
     }
 
     /// The word sequences of a phrase template; nil when it holds something other than words, ( | ), [ ] and
@@ -314,6 +336,16 @@ final class NumberRecognizer: Sendable {
             var copy = t
             if let alias = aliases[t.key] { copy.key = alias } else if let compound = compoundAlias(t.key) { copy.key = compound }
             return copy
+        }
+        // Most requests hold no number: one look at each word tells, before the passes below look at every
+        // word again, each for its own forms.
+        if !yearsDigitByDigit, decimalWords.isEmpty {
+            var mayHoldOne = false
+            for (i, token) in tokens.enumerated() where mayBegin(token, next: i + 1 < tokens.count ? tokens[i + 1].key : nil, session: session) {
+                mayHoldOne = true
+                break
+            }
+            if !mayHoldOne { return [] }
         }
         var out: [Entity] = []
         var numbers: [Entity] = []  // plain numbers, for fractions, phrases, speeds and durations
@@ -444,9 +476,7 @@ final class NumberRecognizer: Sendable {
             amounts.append((n.start, n.end + 1, n.value.number ?? 0))
         }
         var durations: [Entity] = []
-        // Words that join two parts of a duration: the first of a fraction of several words ("and" of "and a
-        // half", "y" of "y medio").
-        let joiners = Set(fractions.compactMap { $0.words.count > 1 ? $0.words.first : nil })
+        let joiners = durationJoiners
         for (start, end, amount) in amounts where end < tokens.count {
             for (unit, seconds) in units where matches(unit, tokens, at: end) {
                 let unitEnd = end + unit.count
@@ -498,6 +528,17 @@ final class NumberRecognizer: Sendable {
         if all.isEmpty { return all }
         var seen = Set<Entity>()
         return all.filter { ($0.value.number?.isFinite ?? true) && seen.insert($0).inserted }
+    }
+
+    /// May `token` begin something this recogniser reads: digits, a glued form, a number word, or the first word
+    /// of a fraction, a unit or a year counted from this one? Every reading of `recognize` begins with one of
+    /// these (phrases, speeds, frequencies and the rest are built on a number or a unit).
+    private func mayBegin(_ token: Token, next: String?, session: ICUSession) -> Bool {
+        if let first = token.key.utf8.first, first >= 0x30 && first <= 0x39 { return true }
+        if !glued.isEmpty, mayBeGlued(token) { return true }
+        if firstWords.contains(token.key) { return true }
+        if let next, pairStarts.contains(token.key), firstPairs.contains(token.key + " " + next) { return true }
+        return isNumberWord(token.key, session: session)
     }
 
     /// A quick check before `gluedEntities`: could the token (with its signs, or the word touching it) be
