@@ -434,8 +434,12 @@ struct Matcher {
             var e = Int(chart.head[position])
             while e >= 0 {
                 let u = chart.state(e)
-                scratch.removeAll(keepingCapacity: true)
-                for i in chart.pathRange(e) { scratch.append(chart.path(i)) }
+                // The entry's paths, copied (the chart grows while they are read): resized in place and
+                // written by index, cheaper than emptying and appending.
+                let range = chart.pathRange(e)
+                while scratch.count > range.count { scratch.removeLast() }
+                while scratch.count < range.count { scratch.append(Path(rank: Rank(), step: -1)) }
+                for (k, i) in range.enumerated() { scratch[k] = chart.path(i) }
                 if tolerantHere || (!tolerance.optionalWordIDs.isEmpty && readsOptionalWord(u)) {
                     tolerate(scratch, state: u, at: position, n: n, input: input, chart: &chart, steps: &steps)
                 }
