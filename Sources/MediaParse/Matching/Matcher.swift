@@ -383,7 +383,7 @@ struct Matcher {
             input.skipAt = [[Int]](repeating: [], count: tokens.count + 1)
             for start in 0..<tokens.count {
                 for phrase in tolerance.skipPhrases where start + phrase.count <= tokens.count
-                    && phrase.indices.allSatisfy({ tokens[start + $0].key == phrase[$0] }) {
+                    && phrase.indices.allSatisfy({ sameKey(tokens[start + $0].key, phrase[$0]) }) {
                     input.skipAt[start].append(phrase.count)
                 }
             }

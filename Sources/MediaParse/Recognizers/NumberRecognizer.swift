@@ -429,7 +429,7 @@ final class NumberRecognizer: Sendable {
                 var next: [Entity] = []
                 for (kind, items, fixed) in phrases {
                     let first: String? = if case let .word(w) = items[0] { w } else { nil }
-                    for start in 0..<tokens.count where first == nil || tokens[start].key == first! {
+                    for start in 0..<tokens.count where first == nil || sameKey(tokens[start].key, first!) {
                         matchPhrase(items, from: start, tokens: tokens, known: known, byStart: byStart, digits: digitNumbers) { end, inner in
                             if let value = derive(kind, inner) {
                                 next.append(Entity(start: start, end: end, kind: kind, value: value,
@@ -635,7 +635,7 @@ final class NumberRecognizer: Sendable {
                     var next: [(Int, Int)] = []
                     for (at, times) in ends where at < tokens.count {
                         if case let .word(w) = item {
-                            if tokens[at].key == w { next.append((at + 1, times)) }
+                            if sameKey(tokens[at].key, w) { next.append((at + 1, times)) }
                             continue
                         }
                         for n in numbers where n.start == at {
@@ -668,7 +668,7 @@ final class NumberRecognizer: Sendable {
             guard at < tokens.count else { return }
             switch items[k] {
             case let .word(w):
-                if tokens[at].key == w { go(k + 1, at + 1, inner) }
+                if sameKey(tokens[at].key, w) { go(k + 1, at + 1, inner) }
             case .number, .digits, .words:
                 for x in byStart[at] {
                     let e = known[x]
@@ -734,7 +734,7 @@ final class NumberRecognizer: Sendable {
 
     private func matches(_ phrase: [String], _ tokens: [Token], at start: Int) -> Bool {
         guard start + phrase.count <= tokens.count else { return false }
-        for (k, w) in phrase.enumerated() where tokens[start + k].key != w { return false }
+        for (k, w) in phrase.enumerated() where !sameKey(tokens[start + k].key, w) { return false }
         return true
     }
 
