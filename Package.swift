@@ -5,7 +5,8 @@ let package = Package(
     name: "MediaParse",
     platforms: [.macOS(.v13)],
     products: [
-        .library(name: "MediaParse", targets: ["MediaParse"]),
+        // The parser, and its built-in grammars compiled when the package builds (resources of their own target).
+        .library(name: "MediaParse", targets: ["MediaParse", "MediaParseGrammars"]),
         // Resolve against the app's own catalogue (SQLite through GRDB): a product of its own, so that an app
         // that only parses builds neither SQLite nor GRDB.
         .library(name: "MediaParseCatalog", targets: ["MediaParseCatalog"]),
@@ -46,6 +47,15 @@ let package = Package(
             dependencies: ["CICU", .product(name: "Yams", package: "Yams")],
             plugins: ["EmbedGrammars"]
         ),
+        // Compiles every built-in locale's grammar at build time into resources of MediaParseGrammars, which
+        // a parser maps at start (the compiler is the library itself, so it is a tool of its own target).
+        .executableTarget(name: "GrammarPrecompiler", dependencies: ["MediaParse"]),
+        .plugin(
+            name: "CompileGrammars",
+            capability: .buildTool(),
+            dependencies: ["GrammarPrecompiler"]
+        ),
+        .target(name: "MediaParseGrammars", plugins: ["CompileGrammars"]),
         // The resolution stage: a catalogue kept in SQLite, and the resolver that ranks its items for a request.
         .target(
             name: "MediaParseCatalog",
@@ -59,11 +69,11 @@ let package = Package(
         ),
         .executableTarget(
             name: "mediaparse",
-            dependencies: ["MediaParse", "MediaParseTools", "MediaParseCatalog", .product(name: "ArgumentParser", package: "swift-argument-parser", condition: .when(traits: ["Tool"])),
+            dependencies: ["MediaParse", "MediaParseGrammars", "MediaParseTools", "MediaParseCatalog", .product(name: "ArgumentParser", package: "swift-argument-parser", condition: .when(traits: ["Tool"])),
                            .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["Tool"])), .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["Tool"])),
                            .product(name: "Logging", package: "swift-log", condition: .when(traits: ["Tool"])), .product(name: "NIOHTTPTypes", package: "swift-nio-extras", condition: .when(traits: ["Tool"]))]
         ),
-        .testTarget(name: "MediaParseTests", dependencies: ["MediaParse", "MediaParseTools", "MediaParseCatalog",
+        .testTarget(name: "MediaParseTests", dependencies: ["MediaParse", "MediaParseGrammars", "MediaParseTools", "MediaParseCatalog",
                                                      .product(name: "GRDB", package: "GRDB.swift", condition: .when(traits: ["Catalog"]))]),
     ]
 )
