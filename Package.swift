@@ -48,8 +48,14 @@ let package = Package(
             plugins: ["EmbedGrammars"]
         ),
         // Compiles every built-in locale's grammar at build time into resources of MediaParseGrammars, which
-        // a parser maps at start (the compiler is the library itself, so it is a tool of its own target).
-        .executableTarget(name: "GrammarPrecompiler", dependencies: ["MediaParse"]),
+        // a parser maps at start. The compiler is the library itself: the tool compiles the library's sources
+        // (`Library` links to Sources/MediaParse) rather than depending on the target, because SwiftPM builds
+        // a plugin's tool before it runs the plugins of the tool's dependencies (EmbedGrammars).
+        .executableTarget(
+            name: "GrammarPrecompiler",
+            dependencies: ["CICU", .product(name: "Yams", package: "Yams")],
+            exclude: ["Library/MediaParse.docc"]
+        ),
         .plugin(
             name: "CompileGrammars",
             capability: .buildTool(),

@@ -19,13 +19,17 @@ struct CompileGrammars: BuildToolPlugin {
                 inputs.append(url)
             }
         }
+        // The library's sources: the tool hashes them into the fingerprint that keys a compiled grammar, as
+        // EmbedGrammars does for the library (the same files, so the keys agree).
+        let library = try context.package.targets(named: ["MediaParse"]).first as? SourceModuleTarget
+        let sources = (library?.sourceFiles(withSuffix: "swift").map(\.url) ?? []).sorted { $0.path < $1.path }
         let output = context.pluginWorkDirectoryURL.appending(path: "Compiled")
         return [
             .buildCommand(
                 displayName: "Compiling the grammars of \(locales.count) locales",
                 executable: try context.tool(named: "GrammarPrecompiler").url,
-                arguments: [output.path] + locales,
-                inputFiles: inputs.sorted { $0.path < $1.path },
+                arguments: [output.path, grammars.path] + locales + ["--"] + sources.map(\.path),
+                inputFiles: inputs.sorted { $0.path < $1.path } + sources,
                 outputFiles: locales.map { output.appending(path: "\($0).grammar") }
             )
         ]
