@@ -5,7 +5,8 @@ let package = Package(
     name: "MediaParse",
     platforms: [.macOS(.v13)],
     products: [
-        .library(name: "MediaParse", targets: ["MediaParse"]),
+        // The parser, and its built-in grammars compiled when the package builds (resources of their own target).
+        .library(name: "MediaParse", targets: ["MediaParse", "MediaParseGrammars"]),
         // Resolve against the app's own catalogue (SQLite through GRDB): a product of its own, so that an app
         // that only parses builds neither SQLite nor GRDB.
         .library(name: "MediaParseCatalog", targets: ["MediaParseCatalog"]),
@@ -46,6 +47,21 @@ let package = Package(
             dependencies: ["CICU", .product(name: "Yams", package: "Yams")],
             plugins: ["EmbedGrammars"]
         ),
+        // Compiles every built-in locale's grammar at build time into resources of MediaParseGrammars, which
+        // a parser maps at start. The compiler is the library itself: the tool compiles the library's sources
+        // (`Library` links to Sources/MediaParse) rather than depending on the target, because SwiftPM builds
+        // a plugin's tool before it runs the plugins of the tool's dependencies (EmbedGrammars).
+        .executableTarget(
+            name: "GrammarPrecompiler",
+            dependencies: ["CICU", .product(name: "Yams", package: "Yams")],
+            exclude: ["Library/MediaParse.docc"]
+        ),
+        .plugin(
+            name: "CompileGrammars",
+            capability: .buildTool(),
+            dependencies: ["GrammarPrecompiler"]
+        ),
+        .target(name: "MediaParseGrammars", plugins: ["CompileGrammars"]),
         // The resolution stage: a catalogue kept in SQLite, and the resolver that ranks its items for a request.
         .target(
             name: "MediaParseCatalog",
@@ -59,11 +75,11 @@ let package = Package(
         ),
         .executableTarget(
             name: "mediaparse",
-            dependencies: ["MediaParse", "MediaParseTools", "MediaParseCatalog", .product(name: "ArgumentParser", package: "swift-argument-parser", condition: .when(traits: ["Tool"])),
+            dependencies: ["MediaParse", "MediaParseGrammars", "MediaParseTools", "MediaParseCatalog", .product(name: "ArgumentParser", package: "swift-argument-parser", condition: .when(traits: ["Tool"])),
                            .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["Tool"])), .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["Tool"])),
                            .product(name: "Logging", package: "swift-log", condition: .when(traits: ["Tool"])), .product(name: "NIOHTTPTypes", package: "swift-nio-extras", condition: .when(traits: ["Tool"]))]
         ),
-        .testTarget(name: "MediaParseTests", dependencies: ["MediaParse", "MediaParseTools", "MediaParseCatalog",
+        .testTarget(name: "MediaParseTests", dependencies: ["MediaParse", "MediaParseGrammars", "MediaParseTools", "MediaParseCatalog",
                                                      .product(name: "GRDB", package: "GRDB.swift", condition: .when(traits: ["Catalog"]))]),
     ]
 )

@@ -19,6 +19,10 @@ bin=$(swift build -c release --static-swift-stdlib --scratch-path .build-static 
 mkdir -p "$(dirname "$out")"
 cp "$bin" "$out"
 strip "$out" 2>/dev/null || true
+# The grammars compiled with the build travel beside the binary (without them it compiles each grammar at
+# its first use, then keeps it in its disk cache).
+rm -rf "$(dirname "$out")/MediaParse_MediaParseGrammars.resources"
+cp -R "$(dirname "$bin")/MediaParse_MediaParseGrammars.resources" "$(dirname "$out")/"
 
 echo "== shared libraries $out needs (ldd):"
 ldd "$out" | sed 's/^/   /'

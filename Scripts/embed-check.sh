@@ -35,3 +35,7 @@ swift build 2>&1 | tail -1
 out="$(.build/debug/EmbedCheck)"
 echo "$out"
 [ -n "$out" ] || { echo "embed-check: the example printed nothing" >&2; exit 1; }
+# The grammars were compiled when the package built, and the example's build carries them.
+n="$(ls .build/debug/MediaParse_MediaParseGrammars.resources/*.grammar 2>/dev/null | wc -l)"
+echo "compiled grammars beside the example: $n"
+[ "$n" -ge 20 ] || { echo "embed-check: the build carries no compiled grammars" >&2; exit 1; }

@@ -70,7 +70,30 @@ public final class MediaParser: Sendable {
                             onCompile: ((GrammarCompilation) -> Void)? = nil) throws {
         try self.init(locale: locale, appNames: appNames, areaNames: areaNames, deviceNames: deviceNames, catalog: catalog,
                       cache: GrammarCache(directory: cacheCompiledGrammar ? GrammarCache.standardDirectory : nil,
-                                         memory: .shared), referenceDate: referenceDate, onCompile: onCompile)
+                                         memory: .shared, shipped: GrammarCache.shippedDirectory),
+                      referenceDate: referenceDate, onCompile: onCompile)
+    }
+
+    /// Compiles the built-in grammar of `locale` into `directory/<locale>.grammar`, as the package's build
+    /// does (the CompileGrammars plugin runs the GrammarPrecompiler tool): the file a parser of the locale
+    /// then maps at start instead of compiling (`GrammarCache.shipped`). Returns the file's size in bytes.
+    ///
+    /// - Throws: `UnsupportedLocaleError` or `GrammarError` as the initialiser does, and a `GrammarError`
+    ///   when `locale` is served under another name (a folder name that is not a locale's).
+    package static func compileBuiltIn(locale: String, into directory: URL) throws -> Int {
+        let (runtime, loader) = try LanguageRuntime.load(locale: locale, catalog: .builtIn)
+        let settings = runtime.profile
+        guard settings.name == locale else {
+            throw GrammarError("the folder \(locale) is served as the locale \(settings.name): name built-in locales as BCP 47 does",
+                               at: SourceLocation(file: "Grammars/\(locale)"))
+        }
+        let key = GrammarCache.key(locale: settings.name, chain: settings.chain, catalog: .builtIn)
+        let definition = try runtime.pool.withSession { session in
+            try loader.load(settings: settings) { runtime.tokenizer.words(of: $0, session: session) }
+        }
+        let bytes = GrammarCache.encode(try GrammarCompiler.compile(definition, determinize: true, calls: true), key: key)
+        try Data(bytes).write(to: directory.appendingPathComponent("\(locale).grammar"), options: .atomic)
+        return bytes.count
     }
 
     /// - Parameters:

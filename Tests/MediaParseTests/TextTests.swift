@@ -55,4 +55,19 @@ final class TextTests: XCTestCase {
         XCTAssertEqual(try tokens("play 89.1 FM").tokens.map(\.key), ["play", "89.1", "fm"])
         XCTAssertEqual(try tokens("at 1.5x").tokens.map(\.key), ["at", "1.5x"])
     }
+
+    /// ICU's UTF-16 output becomes the string the standard library would make of it, for every width of
+    /// character: ASCII, two-byte Latin, three-byte CJK and kana, four-byte emoji (a surrogate pair), and a
+    /// lone surrogate (U+FFFD).
+    func testUTF16UnitsDecodeAsTheStandardLibraryDoes() {
+        let samples: [[UInt16]] = [
+            Array("play Khalid".utf16), Array("spiel Grönemeyer, dreißig".utf16), Array("播放周杰伦的歌".utf16),
+            Array("カタカナ ｶﾀｶﾅ".utf16), Array("🎵 music 🎧".utf16), Array("é".utf16) + [0xD83C] + Array("x".utf16),
+            [0xDFA7, 0x41], [0xD83C], [0x7FF, 0x800, 0xFFFF, 0x80],
+        ]
+        for units in samples {
+            XCTAssertEqual(String(utf16Units: units), String(decoding: units, as: UTF16.self), "\(units)")
+            XCTAssertEqual(String(utf16Units: units[1...]), String(decoding: units[1...], as: UTF16.self), "\(units)")
+        }
+    }
 }

@@ -26,10 +26,46 @@ struct GrammarCache {
     /// Magic, format, key and checksum: what every cache file starts with.
     static let headerBytes = 4 + 4 + 8 + 8
 
-    init(directory: URL?, memory: RecentGrammars? = nil) {
+    /// The folder of the grammars compiled when the package was built (`<locale>.grammar`, read only; see
+    /// `shippedDirectory`), consulted before `directory`; nil for none.
+    let shipped: URL?
+
+    init(directory: URL?, memory: RecentGrammars? = nil, shipped: URL? = nil) {
         self.directory = directory
         self.memory = memory
+        self.shipped = shipped
     }
+
+    /// The name SwiftPM gives the resource folder of the `MediaParseGrammars` target, which holds every
+    /// built-in locale's grammar, compiled when the package is built (the CompileGrammars plugin).
+    static let shippedBundleName = "MediaParse_MediaParseGrammars"
+
+    /// Where the grammars compiled with the package lie: `$MEDIAPARSE_SHIPPED_GRAMMARS` if set (`off`: none,
+    /// so every grammar is compiled at first use), else the target's resource folder where SwiftPM puts it,
+    /// beside the executable (a `.resources` folder on Linux, a `.bundle` on Apple platforms). A binary
+    /// copied somewhere without that folder still works: it compiles each grammar at its first use.
+    static let shippedDirectory: URL? = {
+        let fm = FileManager.default
+        func folder(_ url: URL) -> URL? {
+            var isDirectory: ObjCBool = false
+            return fm.fileExists(atPath: url.path, isDirectory: &isDirectory) && isDirectory.boolValue ? url : nil
+        }
+        if let value = ProcessInfo.processInfo.environment["MEDIAPARSE_SHIPPED_GRAMMARS"] {
+            if value.isEmpty || value == "off" || value == "0" { return nil }
+            return folder(URL(fileURLWithPath: value, isDirectory: true))
+        }
+        var places: [URL] = [Bundle.main.bundleURL]
+        if let resources = Bundle.main.resourceURL { places.append(resources) }
+        if let executable = Bundle.main.executableURL?.resolvingSymlinksInPath() { places.append(executable.deletingLastPathComponent()) }
+        for place in places {
+            for suffix in ["resources", "bundle"] {
+                guard let found = folder(place.appendingPathComponent("\(shippedBundleName).\(suffix)")) else { continue }
+                // A bundle on Apple platforms keeps its files in Contents/Resources.
+                return folder(found.appendingPathComponent("Contents/Resources")) ?? found
+            }
+        }
+        return nil
+    }()
 
     /// The folder the environment asks for.
     static var standardDirectory: URL? {
@@ -111,21 +147,32 @@ struct GrammarCache {
     /// `Int32Table`). The whole file is checked first (checksum, then every index in bounds, so that a
     /// damaged file is a miss and never a crash), and the pages that check read are then given back, so
     /// that the process holds only what its parses read.
+    ///
+    /// The grammar compiled with the package (`shipped`) is tried first, then the cache folder.
     func load(_ key: UInt64, settings: LanguageProfile) -> CompiledGrammar? {
-        guard let url = url(key), let file = MappedFile(path: url.path), file.bytes.count >= Self.headerBytes else { return nil }
+        if let shipped, let grammar = Self.read(shipped.appendingPathComponent("\(settings.name).grammar"), key: key, settings: settings) {
+            return grammar
+        }
+        guard let url = url(key), let grammar = Self.read(url, key: key, settings: settings) else { return nil }
+        // Used now: the pruning below removes the least recently used first.
+        try? FileManager.default.setAttributes([.modificationDate: Date()], ofItemAtPath: url.path)
+        return grammar
+    }
+
+    /// The grammar in the file at `url` if it is whole and of `key`, else nil.
+    private static func read(_ url: URL, key: UInt64, settings: LanguageProfile) -> CompiledGrammar? {
+        guard let file = MappedFile(path: url.path), file.bytes.count >= Self.headerBytes else { return nil }
         var reader = BinaryReader(bytes: file.bytes, mapping: file)
         guard (try? reader.u32()) == Self.magic, (try? reader.u32()) == Self.format, (try? reader.u64()) == key,
               let sum = try? reader.u64(), sum == Self.checksum(UnsafeRawBufferPointer(rebasing: file.bytes[reader.at...]), in: file),
               let grammar = try? CompiledGrammar(reading: &reader, settings: settings) else { return nil }
         file.forgetPages(of: file.bytes)
         file.willReadAtRandom()
-        // Used now: the pruning below removes the least recently used first.
-        try? FileManager.default.setAttributes([.modificationDate: Date()], ofItemAtPath: url.path)
         return grammar
     }
 
-    func store(_ grammar: CompiledGrammar, key: UInt64) {
-        guard let directory, let url = url(key) else { return }
+    /// The bytes of a cache file holding `grammar` under `key`: header, checksum, body.
+    static func encode(_ grammar: CompiledGrammar, key: UInt64) -> [UInt8] {
         var writer = BinaryWriter()
         writer.u32(Self.magic)
         writer.u32(Self.format)
@@ -134,11 +181,17 @@ struct GrammarCache {
         grammar.write(to: &body)
         writer.u64(body.bytes.withUnsafeBytes { Self.checksum($0) })
         writer.bytes += body.bytes
+        return writer.bytes
+    }
+
+    func store(_ grammar: CompiledGrammar, key: UInt64) {
+        guard let directory, let url = url(key) else { return }
+        let bytes = Self.encode(grammar, key: key)
         let fm = FileManager.default
         do {
             try fm.createDirectory(at: directory, withIntermediateDirectories: true)
             let temporary = directory.appendingPathComponent(".\(ProcessInfo.processInfo.processIdentifier)-\(UInt32.random(in: 0...UInt32.max)).tmp")
-            try Data(writer.bytes).write(to: temporary)
+            try Data(bytes).write(to: temporary)
             if rename(temporary.path, url.path) != 0 { try? fm.removeItem(at: temporary) }
             prune()
         } catch {

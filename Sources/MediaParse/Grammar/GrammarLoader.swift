@@ -122,7 +122,7 @@ package struct GrammarLoader {
 
     private func settingsFile(_ folder: String) throws -> SettingsFile? {
         guard let file = catalog.folders[folder]?["locale.yaml"] else { return nil }
-        let yaml = try YAMLFile(path: file.displayPath, text: file.text)
+        let yaml = try YAMLFile.settings(path: file.displayPath, text: file.text)
         guard let root = yaml.root else { return SettingsFile() }
         var out = SettingsFile()
         for e in try yaml.mapping(root, "locale.yaml") {

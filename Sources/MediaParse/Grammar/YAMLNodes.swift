@@ -2,7 +2,7 @@ import Foundation
 import Yams
 
 /// Reading Yams nodes with errors that point at the file, line and column of the offending node.
-package struct YAMLFile {
+package struct YAMLFile: @unchecked Sendable {
     package let path: String
     package let root: Node?
 
@@ -13,6 +13,24 @@ package struct YAMLFile {
         } catch let error as YamlError {
             throw YAMLFile.grammarError(error, path: path)
         }
+    }
+
+    /// The settings files (`locale.yaml`) read in this process, by path and text: every parser reads its
+    /// chain's files, and each locale of a language shares them (a server of all locales read the English
+    /// settings four times over, and twice per parser). Parsed nodes are values, so sharing them is safe.
+    private static let settingsRead = Locked([String: YAMLFile]())
+
+    /// The file at `path` with `text`, parsed once per process (for small files read by every parser: the
+    /// memory holds at most 128 of them, then starts again).
+    package static func settings(path: String, text: String) throws -> YAMLFile {
+        let key = path + "\u{0}" + text
+        if let known = settingsRead.withLock({ $0[key] }) { return known }
+        let file = try YAMLFile(path: path, text: text)
+        settingsRead.withLock { files in
+            if files.count >= 128 { files.removeAll() }
+            files[key] = file
+        }
+        return file
     }
 
     package static func grammarError(_ error: YamlError, path: String) -> GrammarError {

@@ -173,7 +173,7 @@ extension LanguageProfile {
         var profile = LanguageProfile(name: name, chain: chain, icuLocale: name.replacingOccurrences(of: "-", with: "_"))
         for folder in chain {
             guard let file = catalog.folders[folder]?["locale.yaml"] else { continue }
-            let yaml = try YAMLFile(path: file.displayPath, text: file.text)
+            let yaml = try YAMLFile.settings(path: file.displayPath, text: file.text)
             guard let root = yaml.root else { continue }
             let entries = try yaml.mapping(root, "locale.yaml")
             try yaml.checkKeys(entries, allowed: ["locale", "fallback", "default_region", "icu_locale", "split_suffixes",

@@ -93,7 +93,17 @@ final class NumberRecognizer: Sendable {
 
     /// - Throws: `GrammarError` when a phrase of `forms` is not a valid template.
     init(forms: NumberForms, icuLocale: String, session: ICUSession, tokenizer: Tokenizer) throws {
-        func words(_ text: String) -> [String] { tokenizer.words(of: text, session: session) }
+        // Cut into words once per piece: the spellings share their pieces ("twenty", "one", "hundred"), and
+        // cutting each again was most of a start-up (`Tokenizer.words` treats each piece on its own).
+        var cut: [Substring: [String]] = [:]
+        func words(_ text: String) -> [String] {
+            text.split(whereSeparator: \.isWhitespace).flatMap { piece -> [String] in
+                if let known = cut[piece] { return known }
+                let w = tokenizer.words(of: String(piece), session: session)
+                cut[piece] = w
+                return w
+            }
+        }
         // Number words: every word of every public spell-out rule set's rendering of 0-100, the hundreds,
         // powers of ten, a few years and decimals. Ordinal words are those no cardinal rendering uses.
         var cardinal = Set<String>(), ordinal = Set<String>(), edges = Set<String>()

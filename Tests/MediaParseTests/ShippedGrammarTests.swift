@@ -1,0 +1,95 @@
+import Foundation
+import MediaParseGrammars
+import XCTest
+@testable import MediaParse
+
+/// The grammars compiled when the package builds (the CompileGrammars plugin): every built-in locale has
+/// one, a parser finds it without being told, and it is the grammar a compile at run time gives.
+final class ShippedGrammarTests: XCTestCase {
+    private var shipped: URL {
+        get throws { try XCTUnwrap(GrammarCache.shippedDirectory, "the compiled grammars are found beside the test binary") }
+    }
+
+    private var temporaries: [URL] = []
+
+    private func temporaryDirectory() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("mediaparse-shipped-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        temporaries.append(url)
+        return url
+    }
+
+    override func tearDown() {
+        for url in temporaries { try? FileManager.default.removeItem(at: url) }
+        temporaries = []
+    }
+
+    /// The library looks where SwiftPM puts the target's resources, with no help from the target itself.
+    func testTheParserFindsTheFolderSwiftPMBuilt() throws {
+        let resources = try XCTUnwrap(BuiltInGrammars.directory)
+        XCTAssertEqual(try shipped.resolvingSymlinksInPath().standardizedFileURL.path,
+                       resources.resolvingSymlinksInPath().standardizedFileURL.path)
+    }
+
+    /// Every locale starts from its compiled file: no parser created with the public initialiser compiles.
+    func testNoBuiltInLocaleCompilesAtStart() throws {
+        let locales = GrammarCatalog.builtIn.regionalLocales
+        XCTAssertGreaterThanOrEqual(locales.count, 20)
+        for locale in locales {
+            XCTAssertTrue(FileManager.default.fileExists(atPath: try shipped.appendingPathComponent("\(locale).grammar").path), locale)
+            MediaParser.forgetRecentGrammars()
+            var compiled = false
+            let parser = try MediaParser(locale: locale, cacheCompiledGrammar: false) { _ in compiled = true }
+            XCTAssertFalse(compiled, "\(locale) compiled at start")
+            XCTAssertEqual(parser.locale, locale)
+            XCTAssertTrue(parser.grammar.automaton.wordKeys.readsInPlace, "\(locale): read where the file lies")
+        }
+        MediaParser.forgetRecentGrammars()
+    }
+
+    /// The file the build wrote is byte for byte what compiling at run time writes (same key, same body).
+    func testTheShippedFileIsTheGrammarCompiledNow() throws {
+        for locale in ["en-US", "ja-JP"] {
+            let directory = try temporaryDirectory()
+            let bytes = try MediaParser.compileBuiltIn(locale: locale, into: directory)
+            let now = try Data(contentsOf: directory.appendingPathComponent("\(locale).grammar"))
+            let built = try Data(contentsOf: try shipped.appendingPathComponent("\(locale).grammar"))
+            XCTAssertEqual(now.count, bytes)
+            XCTAssertTrue(now == built, "\(locale): the build's file differs from a compile now")
+        }
+    }
+
+    /// A damaged file, or one of other grammar files (another key), is a miss and never a crash: the grammar
+    /// is then compiled as if none had shipped.
+    func testADamagedOrStaleFileIsAMiss() throws {
+        let directory = try temporaryDirectory()
+        let good = try Data(contentsOf: try shipped.appendingPathComponent("en-US.grammar"))
+        let (runtime, _) = try LanguageRuntime.load(locale: "en-US", catalog: .builtIn)
+        let settings = runtime.profile
+        let key = GrammarCache.key(locale: "en-US", chain: settings.chain, catalog: .builtIn)
+        let cache = GrammarCache(directory: nil, shipped: directory)
+        let file = directory.appendingPathComponent("en-US.grammar")
+
+        try good.write(to: file)
+        XCTAssertNotNil(cache.load(key, settings: settings), "a good copy reads")
+        XCTAssertNil(cache.load(key ^ 1, settings: settings), "the file of another grammar is not read for this one")
+
+        var damaged = good
+        damaged[damaged.count / 2] ^= 0x5A
+        try damaged.write(to: file)
+        XCTAssertNil(cache.load(key, settings: settings), "one byte changed")
+        try good.prefix(good.count / 3).write(to: file)
+        XCTAssertNil(cache.load(key, settings: settings), "cut short")
+
+        // A parser over a stale folder compiles, and parses as one over the good file.
+        var compiled = false
+        MediaParser.forgetRecentGrammars()
+        let fallback = try MediaParser(locale: "en-US", cache: GrammarCache(directory: nil, shipped: directory)) { _ in compiled = true }
+        XCTAssertTrue(compiled)
+        try good.write(to: file)
+        let fromFile = try MediaParser(locale: "en-US", cache: GrammarCache(directory: nil, shipped: directory))
+        for text in ["play the newest episode of Stuff You Should Know at double speed", "kitchen speaker, stop", "skip ahead 30 seconds"] {
+            XCTAssertEqual(fromFile.parse(text).jsonLine(), fallback.parse(text).jsonLine(), text)
+        }
+    }
+}
