@@ -88,12 +88,19 @@ public final class MediaParser: Sendable {
                                at: SourceLocation(file: "Grammars/\(locale)"))
         }
         let key = GrammarCache.key(locale: settings.name, chain: settings.chain, catalog: .builtIn)
-        let definition = try runtime.pool.withSession { session in
-            try loader.load(settings: settings) { runtime.tokenizer.words(of: $0, session: session) }
-        }
-        let bytes = GrammarCache.encode(try GrammarCompiler.compile(definition, determinize: true, calls: true), key: key)
+        let bytes = GrammarCache.encode(try compileGrammar(runtime: runtime, loader: loader), key: key)
         try Data(bytes).write(to: directory.appendingPathComponent("\(locale).grammar"), options: .atomic)
         return bytes.count
+    }
+
+    /// Reads the grammar files of the runtime's locale and compiles them: what a parser does when its
+    /// grammar is neither shipped nor cached, and what the build does for the built-in ones.
+    private static func compileGrammar(runtime: LanguageRuntime, loader: GrammarLoader, determinize: Bool = true,
+                                       calls: Bool = true) throws -> CompiledGrammar {
+        let definition = try runtime.pool.withSession { session in
+            try loader.load(settings: runtime.profile) { runtime.tokenizer.words(of: $0, session: session) }
+        }
+        return try GrammarCompiler.compile(definition, determinize: determinize, calls: calls)
     }
 
     /// - Parameters:
@@ -120,10 +127,7 @@ public final class MediaParser: Sendable {
         } else {
             onCompile?(.started(locale: settings.name, cacheDirectory: cache.directory?.path))
             let started = DispatchTime.now().uptimeNanoseconds
-            let definition = try pool.withSession { session in
-                try loader.load(settings: settings) { tokenizer.words(of: $0, session: session) }
-            }
-            let compiled = try GrammarCompiler.compile(definition, determinize: determinize, calls: !inlineRules)
+            let compiled = try Self.compileGrammar(runtime: runtime, loader: loader, determinize: determinize, calls: !inlineRules)
             cache.store(compiled, key: key)
             cache.memory?.keep(compiled, key: key)
             grammar = compiled

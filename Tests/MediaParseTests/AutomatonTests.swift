@@ -13,20 +13,14 @@ final class AutomatonTests: XCTestCase {
         return text.split(separator: "\n").map(String.init)
     }
 
-    private var temporaries: [URL] = []
+    private let temporaries = TemporaryFolders()
 
-    func temporaryDirectory() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("mediaparse-cache-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        temporaries.append(url)
-        return url
-    }
+    func temporaryDirectory() throws -> URL { try temporaries.make("mediaparse-cache") }
 
     override func tearDown() {
-        for url in temporaries { try? FileManager.default.removeItem(at: url) }
-        // Nil, so that XCTest, which keeps every test case to the end of the run, does not keep this too
-        // (LeakSanitizer would report it).
-        temporaries = []
+        // Emptied, so that XCTest, which keeps every test case to the end of the run, does not keep the list
+        // too (LeakSanitizer would report it).
+        temporaries.removeAll()
     }
 
     func testDeterministicAutomatonParsesLikeTheEpsilonFreeOne() throws {

@@ -26,3 +26,22 @@ enum Fixtures {
         return parser
     }
 }
+
+/// Folders a test makes under the system's temporary folder, all removed by `removeAll()` (a test's
+/// `tearDown`), so that no run leaves one behind.
+final class TemporaryFolders {
+    private var made: [URL] = []
+
+    /// A new, empty folder whose name starts with `prefix`.
+    func make(_ prefix: String) throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("\(prefix)-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        made.append(url)
+        return url
+    }
+
+    func removeAll() {
+        for url in made { try? FileManager.default.removeItem(at: url) }
+        made = []
+    }
+}

@@ -10,19 +10,11 @@ final class ShippedGrammarTests: XCTestCase {
         get throws { try XCTUnwrap(GrammarCache.shippedDirectory, "the compiled grammars are found beside the test binary") }
     }
 
-    private var temporaries: [URL] = []
+    private let temporaries = TemporaryFolders()
 
-    private func temporaryDirectory() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("mediaparse-shipped-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        temporaries.append(url)
-        return url
-    }
+    private func temporaryDirectory() throws -> URL { try temporaries.make("mediaparse-shipped") }
 
-    override func tearDown() {
-        for url in temporaries { try? FileManager.default.removeItem(at: url) }
-        temporaries = []
-    }
+    override func tearDown() { temporaries.removeAll() }
 
     /// The library looks where SwiftPM puts the target's resources, with no help from the target itself.
     func testTheParserFindsTheFolderSwiftPMBuilt() throws {

@@ -149,14 +149,14 @@ final class ICUSessionPool: Sendable {
     }
 }
 
-/// Text in matching form: NFKC case folding, accents removed, typographic apostrophes made plain.
-/// "Beyoncé" and "BEYONCE" and "ｂｅｙｏｎｃｅ" all fold to "beyonce".
 /// Are two keys (matching forms, `Tokenizer.key`) the same word? Keys are normalised (NFC) by `matchingForm`,
 /// so the same bytes: compared as bytes, without `String ==`'s normalisation of text beyond ASCII (a sixth of
 /// a Japanese parse).
 @inline(__always)
 func sameKey(_ a: String, _ b: String) -> Bool { a.utf8.count == b.utf8.count && a.utf8.elementsEqual(b.utf8) }
 
+/// Text in matching form: NFKC case folding, accents removed, typographic apostrophes made plain.
+/// "Beyoncé" and "BEYONCE" and "ｂｅｙｏｎｃｅ" all fold to "beyonce".
 package func matchingForm(_ text: String) -> String {
     // ASCII letters and digits: case folding is lower-casing, and there is nothing else to fold.
     var upper = false
