@@ -10,6 +10,7 @@
 #include <unicode/utrans.h>
 #include <unicode/uscript.h>
 #include <unicode/uloc.h>
+#include <unicode/uversion.h>
 
 struct mp_text {
     UBreakIterator *words;
@@ -329,5 +330,19 @@ int32_t mp_actual_locale(const char *locale, char *out, int32_t capacity) {
         }
     }
     unum_close(f);
+    return n;
+}
+
+int32_t mp_icu_version(char *out, int32_t capacity) {
+    UVersionInfo version;
+    char text[U_MAX_VERSION_STRING_LENGTH];
+    u_getVersion(version);
+    u_versionToString(version, text);
+    int32_t n = (int32_t)strlen(text);
+    if (capacity > 0) {
+        int32_t k = n < capacity - 1 ? n : capacity - 1;
+        memcpy(out, text, (size_t)k);
+        out[k] = 0;
+    }
     return n;
 }

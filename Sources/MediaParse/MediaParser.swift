@@ -100,7 +100,7 @@ public final class MediaParser: Sendable {
         let definition = try runtime.pool.withSession { session in
             try loader.load(settings: runtime.profile) { runtime.tokenizer.words(of: $0, session: session) }
         }
-        return try GrammarCompiler.compile(definition, determinize: determinize, calls: calls)
+        return try GrammarCompiler.compile(definition, numberWords: runtime.numbers.spelled, determinize: determinize, calls: calls)
     }
 
     /// - Parameters:
@@ -112,18 +112,21 @@ public final class MediaParser: Sendable {
          referenceDate: Date? = nil, onCompile: ((GrammarCompilation) -> Void)? = nil) throws {
         self.referenceDate = referenceDate
         let cache = determinize && !inlineRules ? given : GrammarCache(directory: nil)
-        let (runtime, loader) = try LanguageRuntime.load(locale: locale, catalog: catalog)
-        let settings = runtime.profile
-        let tokenizer = runtime.tokenizer
-        let pool = runtime.pool
+        let (settings, loader) = try LanguageRuntime.profile(locale: locale, catalog: catalog)
         // The caller's names are not part of the grammar (`CallerNames`): every parser of a locale shares it.
         let key = GrammarCache.key(locale: settings.name, chain: settings.chain, catalog: catalog)
-        let grammar: CompiledGrammar
-        if let recent = cache.memory?.grammar(key) {
-            grammar = recent
-        } else if let cached = cache.load(key, settings: settings) {
-            grammar = cached
+        var found = cache.memory?.grammar(key)
+        if found == nil, let cached = cache.load(key, settings: settings) {
+            found = cached
             cache.memory?.keep(cached, key: key)
+        }
+        // A grammar compiled before brings the number words ICU wrote then; only a compile asks ICU again.
+        let runtime = try LanguageRuntime(profile: settings, numberWords: found?.numberWords)
+        let tokenizer = runtime.tokenizer
+        let pool = runtime.pool
+        let grammar: CompiledGrammar
+        if let found {
+            grammar = found
         } else {
             onCompile?(.started(locale: settings.name, cacheDirectory: cache.directory?.path))
             let started = DispatchTime.now().uptimeNanoseconds

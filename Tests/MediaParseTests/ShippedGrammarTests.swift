@@ -51,6 +51,23 @@ final class ShippedGrammarTests: XCTestCase {
         }
     }
 
+    /// A parser that reads its grammar takes the number words from it instead of asking ICU, and they are
+    /// the words ICU gives now: numbers read the same either way.
+    func testNumberWordsComeWithTheGrammarAndAreICUsOwn() throws {
+        let said = ["en-US": ["twenty", "first", "hundred"], "de-DE": ["zwanzig", "dritten", "einhundert"],
+                    "fr-FR": ["vingt", "troisieme", "cent"], "ja-JP": [], "zh-CN": []]
+        for (locale, words) in said {
+            MediaParser.forgetRecentGrammars()
+            let parser = try MediaParser(locale: locale)
+            let asked = try LanguageRuntime.load(locale: locale, catalog: .builtIn).runtime.numbers.spelled
+            XCTAssertEqual(parser.grammar.numberWords, asked, "\(locale): the file's number words are not ICU's")
+            XCTAssertEqual(parser.numbers.spelled, asked, locale)
+            XCTAssertGreaterThan(asked.cardinal.count, 10, locale)
+            for word in words { XCTAssertTrue(parser.numbers.numberWords.contains(word), "\(locale): \(word)") }
+        }
+        MediaParser.forgetRecentGrammars()
+    }
+
     /// A damaged file, or one of other grammar files (another key), is a miss and never a crash: the grammar
     /// is then compiled as if none had shipped.
     func testADamagedOrStaleFileIsAMiss() throws {

@@ -76,6 +76,11 @@ int32_t mp_has_transform(const mp_text *text);
 /// Writes the name (ASCII, NUL-terminated when there is room) and returns its length, -1 on error.
 int32_t mp_actual_locale(const char *locale, char *out, int32_t capacity);
 
+/// The version of ICU's data and code in use ("72.1"): what it answers (word breaks, spell-out) may change
+/// from one version to the next. Writes the version (ASCII, NUL-terminated when there is room) and returns
+/// its length.
+int32_t mp_icu_version(char *out, int32_t capacity);
+
 #ifdef __cplusplus
 }
 #endif

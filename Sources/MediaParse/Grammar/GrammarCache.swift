@@ -22,7 +22,7 @@ struct GrammarCache {
     /// A German grammar takes some 40 MB, most others 10–20: room for every locale, twice over at most.
     static let maxBytes = 768 << 20
     static let magic: UInt32 = 0x4D50_4743  // "MPGC"
-    static let format: UInt32 = 9
+    static let format: UInt32 = 10
     /// Magic, format, key and checksum: what every cache file starts with.
     static let headerBytes = 4 + 4 + 8 + 8
 
@@ -81,8 +81,8 @@ struct GrammarCache {
         return URL(fileURLWithPath: home, isDirectory: true).appendingPathComponent(".cache/mediaparse")
     }
 
-    /// The key of a grammar: FNV-1a over the library fingerprint, the locale and every file of its folders (the
-    /// caller's names are not part of a grammar: `CallerNames`).
+    /// The key of a grammar: FNV-1a over the library fingerprint, the file format, ICU's version, the locale and
+    /// every file of its folders (the caller's names are not part of a grammar: `CallerNames`).
     static func key(locale: String, chain: [String], catalog: GrammarCatalog) -> UInt64 {
         var hash: UInt64 = 0xCBF2_9CE4_8422_2325
         func add(_ text: String) {
@@ -95,6 +95,7 @@ struct GrammarCache {
         }
         add(String(format: "%016llx", compilerFingerprint))
         add("\(format)")
+        add("icu " + ICUVersion.current)
         add(locale)
         for folder in chain {
             add("folder:" + folder)
@@ -445,6 +446,7 @@ extension CompiledGrammar {
         for location in ruleLocations { location.write(to: &w) }
         w.int(ruleStacks.count)
         for stack in ruleStacks { w.i32s(stack) }
+        numberWords.write(to: &w)
     }
 
     convenience init(reading r: inout BinaryReader, settings: LanguageProfile) throws {
@@ -514,6 +516,7 @@ extension CompiledGrammar {
         let ruleLocations = try ruleNames.map { _ in try SourceLocation(reading: &r) }
         var ruleStacks: [[Int32]] = []
         for _ in 0..<(try r.count()) { ruleStacks.append(try r.i32s()) }
+        let numberWords = try NumberWords(reading: &r)
         // Indexes between the parts, checked so that a damaged file cannot crash a parse.
         guard r.at == r.bytes.count, nodes > 0, automaton.count > 0, nfa.count == nfaRuleStack.count,
               Int(start) < automaton.count, start >= 0,
@@ -541,7 +544,7 @@ extension CompiledGrammar {
               calls.rules.allIn(0..<Int32(ruleNames.count)),
               (0..<calls.count).allSatisfy({ c in slots.contains { if case .call(c) = $0.source { true } else { false } } })
         else { throw CacheFormatError() }
-        self.init(settings: settings, wordIDs: ids, nfa: nfa, nfaRuleStack: nfaRuleStack, start: start, sentences: sentences,
+        self.init(settings: settings, numberWords: numberWords, wordIDs: ids, nfa: nfa, nfaRuleStack: nfaRuleStack, start: start, sentences: sentences,
                   slots: slots, lists: lists, trie: trie, longestEntry: longestEntry, ruleNames: ruleNames,
                   ruleLocations: ruleLocations, ruleStacks: ruleStacks, automaton: automaton,
                   beforeStart: beforeStart, afterStart: afterStart, phrasingWordIDs: phrasingWordIDs, notMediaWordIDs: notMediaWordIDs,

@@ -7,9 +7,11 @@ struct LanguageRuntime: Sendable {
     let tokenizer: Tokenizer
     let numbers: NumberRecognizer
 
+    /// - Parameter numberWords: the words ICU's spell-out rules write for the locale, when a compiled grammar
+    ///   holds them (nil asks ICU, which is most of a start-up's time).
     /// - Throws: `TextError` when ICU cannot open the locale or the transform; `GrammarError` when a number
     ///   form of the profile is wrong.
-    init(profile: LanguageProfile) throws {
+    init(profile: LanguageProfile, numberWords: NumberWords? = nil) throws {
         self.profile = profile
         do {
             pool = try ICUSessionPool(locale: profile.icuLocale, transform: profile.transform)
@@ -20,14 +22,22 @@ struct LanguageRuntime: Sendable {
         let tokenizer = Tokenizer(profile: profile)
         self.tokenizer = tokenizer
         numbers = try pool.withSession { session in
-            try NumberRecognizer(forms: profile.numbers, icuLocale: profile.icuLocale, session: session, tokenizer: tokenizer)
+            try NumberRecognizer(forms: profile.numbers, icuLocale: profile.icuLocale, session: session, tokenizer: tokenizer,
+                                 known: numberWords)
         }
     }
 
     /// The runtime of `locale` as `catalog`'s folders describe it.
     static func load(locale: String, catalog: GrammarCatalog) throws -> (runtime: LanguageRuntime, loader: GrammarLoader) {
+        let (profile, loader) = try profile(locale: locale, catalog: catalog)
+        return (try LanguageRuntime(profile: profile), loader)
+    }
+
+    /// The profile of `locale` as `catalog`'s folders describe it, and the loader that read it (which reads
+    /// the grammar files next).
+    static func profile(locale: String, catalog: GrammarCatalog) throws -> (profile: LanguageProfile, loader: GrammarLoader) {
         let loader = GrammarLoader(catalog: catalog)
         let (name, chain) = try loader.resolve(locale)
-        return (try LanguageRuntime(profile: try loader.settings(name: name, chain: chain)), loader)
+        return (try loader.settings(name: name, chain: chain), loader)
     }
 }

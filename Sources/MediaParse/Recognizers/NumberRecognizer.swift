@@ -91,40 +91,29 @@ final class NumberRecognizer: Sendable {
         case entity(RecognizerKind)
     }
 
+    /// What ICU's spell-out rules write for the locale, as this recogniser was built with it.
+    let spelled: NumberWords
+
+    /// - Parameter known: the number words of the locale when a compiled grammar holds them; nil asks ICU.
     /// - Throws: `GrammarError` when a phrase of `forms` is not a valid template.
-    init(forms: NumberForms, icuLocale: String, session: ICUSession, tokenizer: Tokenizer) throws {
+    init(forms: NumberForms, icuLocale: String, session: ICUSession, tokenizer: Tokenizer, known: NumberWords? = nil) throws {
         // Cut into words once per piece: the spellings share their pieces ("twenty", "one", "hundred"), and
         // cutting each again was most of a start-up (`Tokenizer.words` treats each piece on its own).
         var cut: [Substring: [String]] = [:]
         func words(_ text: String) -> [String] {
             text.split(whereSeparator: \.isWhitespace).flatMap { piece -> [String] in
-                if let known = cut[piece] { return known }
+                if let done = cut[piece] { return done }
                 let w = tokenizer.words(of: String(piece), session: session)
                 cut[piece] = w
                 return w
             }
         }
         // Number words: every word of every public spell-out rule set's rendering of 0-100, the hundreds,
-        // powers of ten, a few years and decimals. Ordinal words are those no cardinal rendering uses.
-        var cardinal = Set<String>(), ordinal = Set<String>(), edges = Set<String>()
-        let values: [Double] = Array(0...100).map(Double.init) + stride(from: 200, through: 900, by: 100).map(Double.init)
-            + [1000, 2000, 10_000, 100_000, 1_000_000, 1_000_000_000, 1905, 1999, 2005, 2020, 101, 1001]
-            + stride(from: 1100, through: 1900, by: 100).map(Double.init)  // "neunzehnhundert", the first part of a year
-        let decimals: [Double] = [0.5, 1.5, 2.25, 3.75]
-        // Rule sets spell most values alike ("%spellout-numbering" and "%spellout-cardinal"): each spelling
-        // is cut into words once (a German start-up spent a seventh of its time cutting the same strings).
-        var spelled = Set<String>()
-        for ruleSet in session.ruleSets() {
-            let isOrdinal = ruleSet.contains("ordinal")
-            for v in values + (isOrdinal ? [] : decimals) where !(isOrdinal && v < 1) {
-                guard let s = session.spellOut(v, ruleSet: ruleSet), spelled.insert((isOrdinal ? "o " : "c ") + s).inserted else {
-                    continue
-                }
-                let w = words(s)
-                if isOrdinal { ordinal.formUnion(w) } else { cardinal.formUnion(w) }
-                if let first = w.first, let last = w.last { edges.insert(first); edges.insert(last) }
-            }
-        }
+        // powers of ten, a few years and decimals (`NumberWords`), unless the compiled grammar brought them.
+        // Ordinal words are those no cardinal rendering uses.
+        let spelled = known ?? NumberWords(session: session, words: words)
+        self.spelled = spelled
+        let cardinal = spelled.cardinal, ordinal = spelled.ordinal, edges = spelled.edges
         // One word: read as another word wherever it stands. Several words: a whole run of number words
         // written so ("quatre vingt" for ICU's "quatre vingts").
         var single: [String: String] = [:], runs: [String: String] = [:]

@@ -210,3 +210,16 @@ package enum ICULocaleCheck {
         return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 }
+
+/// The ICU in use, as far as what it answers depends on it.
+enum ICUVersion {
+    /// "72.1": part of every compiled grammar's key, since the grammar holds ICU's answers (its words as
+    /// ICU's word breaker cut them, the number words its spell-out rules write). A grammar compiled with
+    /// another ICU is compiled again rather than read back.
+    static let current: String = {
+        var buffer = [CChar](repeating: 0, count: 64)
+        let n = mp_icu_version(&buffer, Int32(buffer.count))
+        guard n > 0 else { return "unknown" }
+        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }()
+}
