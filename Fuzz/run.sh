@@ -122,10 +122,11 @@ cmp -s "$cicu_out/module.modulemap.new" "$cicu_out/module.modulemap" 2>/dev/null
 # ----------------------------------------------------------------------------- embedded grammars
 gen_out=$build/gen
 mkdir -p "$gen_out"
-embedder_key=$(key_of "$root/Sources/GrammarEmbedder/main.swift")
+embedder_swift=("$root/Sources/GrammarEmbedder/main.swift" "$root/Sources/GrammarEmbedder/LibraryInputs.swift")
+embedder_key=$(key_of "${embedder_swift[@]}")
 if ! up_to_date "$gen_out" "$embedder_key" || [ ! -x "$gen_out/embedder" ]; then
     log "building GrammarEmbedder"
-    "$swiftc" -O "$root/Sources/GrammarEmbedder/main.swift" -o "$gen_out/embedder" || fail_build "GrammarEmbedder"
+    "$swiftc" -O "${embedder_swift[@]}" -o "$gen_out/embedder" || fail_build "GrammarEmbedder"
     echo "$embedder_key" > "$gen_out/.key"
 fi
 # The library's sources go to the embedder too: their hash keys the on-disk grammar cache, so a harness

@@ -21,30 +21,13 @@ let root = URL(fileURLWithPath: arguments[1], isDirectory: true).standardizedFil
 let locales = Array(arguments[2..<separator])
 let sources = Array(arguments[(separator + 1)...])
 
-// The grammar files, as GrammarEmbedder embeds them in the library.
-var files: [(path: String, text: String)] = []
-if let walker = FileManager.default.enumerator(at: root, includingPropertiesForKeys: [.isRegularFileKey]) {
-    for case let url as URL in walker where url.pathExtension == "yaml" || url.pathExtension == "yml" {
-        let path = url.standardizedFileURL.path
-        let relative = String(path.dropFirst(root.path.count)).trimmingCharacters(in: CharacterSet(charactersIn: "/"))
-        guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
-            fail("\(path): not UTF-8 text", code: 65)
-        }
-        files.append((relative, text))
-    }
+// The grammar files and the library's fingerprint, read as GrammarEmbedder reads them (LibraryInputs.swift).
+do {
+    embeddedGrammarFiles = try grammarFiles(under: root)
+    compilerFingerprint = try libraryFingerprint(of: sources)
+} catch {
+    fail(error.message, code: error.code)
 }
-embeddedGrammarFiles = files.sorted { $0.path < $1.path }
-
-// FNV-1a over the library's source files (their contents, in path order), as GrammarEmbedder computes it.
-var fingerprint: UInt64 = 0xCBF2_9CE4_8422_2325
-for path in sources.sorted() where !path.hasSuffix("EmbeddedGrammars.swift") {
-    guard let data = FileManager.default.contents(atPath: path) else { fail("cannot read \(path)", code: 66) }
-    for byte in data {
-        fingerprint ^= UInt64(byte)
-        fingerprint = fingerprint &* 0x100_0000_01B3
-    }
-}
-compilerFingerprint = fingerprint
 
 do {
     try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)

@@ -13,10 +13,20 @@ enum CLI {
     }()
 
     struct Run {
-        var status: Int32
-        var stdout: String
-        var stderr: String
-        var lines: [String] { stdout.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init) }
+        let status: Int32
+        let stdout: String
+        let stderr: String
+        /// The lines of `stdout`, cut once: a test that reads them one by one over a corpus would otherwise cut
+        /// the whole output again for every line (that made the determinism test take minutes).
+        let lines: [String]
+
+        init(status: Int32, stdout: String, stderr: String) {
+            self.status = status
+            self.stdout = stdout
+            self.stderr = stderr
+            lines = stdout.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init)
+        }
+
         func json(_ i: Int) throws -> [String: Any] {
             try XCTUnwrap(JSONSerialization.jsonObject(with: Data(lines[i].utf8)) as? [String: Any])
         }

@@ -1,0 +1,1 @@
+../GrammarEmbedder/LibraryInputs.swift
