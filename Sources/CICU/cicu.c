@@ -19,8 +19,16 @@ struct mp_text {
     UNumberFormat *language;   // for a regional locale (fr_BE), the language's own rules (fr), lenient; may be NULL
     UNumberFormat *formatter;  // used for formatting with named rule sets
     UChar defaultRuleSet[64];  // the formatter's own default, restored when no rule set is asked for
-    UTransliterator *transform;  // optional, applied to matching forms
+    UTransliterator *transform;  // optional, applied to matching forms; opened at first use when asked to
+    UChar transformID[128];      // its ID ("Traditional-Simplified"), empty for none
 };
+
+/// Opens the bundle's transliterator if it has one and it is not open yet.
+static UErrorCode open_transform(mp_text *t) {
+    UErrorCode err = U_ZERO_ERROR;
+    if (!t->transform && t->transformID[0]) t->transform = utrans_openU(t->transformID, -1, UTRANS_FORWARD, NULL, 0, NULL, &err);
+    return err;
+}
 
 /// The locale's spell-out rules folded like matching forms ("fünf" -> "funf", "dreißig" -> "dreissig"), so
 /// that words already in matching form can be parsed. NULL when ICU cannot build it.
@@ -79,16 +87,15 @@ static void save_default_rule_set(mp_text *t) {
     t->defaultRuleSet[U_SUCCESS(err) && n < 63 ? n : 0] = 0;
 }
 
-mp_text *mp_text_open(const char *locale, const char *transform, int32_t *status) {
+mp_text *mp_text_open(const char *locale, const char *transform, int32_t lazy, int32_t *status) {
     UErrorCode err = U_ZERO_ERROR;
     mp_text *t = calloc(1, sizeof(mp_text));
     if (!t) { *status = U_MEMORY_ALLOCATION_ERROR; return NULL; }
     t->words = ubrk_open(UBRK_WORD, locale, NULL, 0, &err);
     if (U_SUCCESS(err) && transform && transform[0]) {
-        UChar id[128];
-        u_uastrncpy(id, transform, 127);
-        id[127] = 0;
-        t->transform = utrans_openU(id, -1, UTRANS_FORWARD, NULL, 0, NULL, &err);
+        u_uastrncpy(t->transformID, transform, 127);
+        t->transformID[127] = 0;
+        if (!lazy) err = open_transform(t);
     }
     if (U_SUCCESS(err)) t->spellout = unum_open(UNUM_SPELLOUT, NULL, 0, locale, NULL, &err);
     if (U_SUCCESS(err)) {
@@ -125,6 +132,7 @@ mp_text *mp_text_clone(const mp_text *src, int32_t *status) {
     if (U_SUCCESS(err) && src->language) t->language = unum_clone(src->language, &err);
     if (U_SUCCESS(err)) t->formatter = unum_clone(src->formatter, &err);
     if (U_SUCCESS(err) && src->transform) t->transform = utrans_clone(src->transform, &err);
+    memcpy(t->transformID, src->transformID, sizeof t->transformID);
     memcpy(t->defaultRuleSet, src->defaultRuleSet, sizeof t->defaultRuleSet);
     if (U_FAILURE(err)) { mp_text_close(t); *status = err; return NULL; }
     *status = 0;
@@ -303,11 +311,12 @@ int32_t mp_decimal_separator(const char *locale, uint16_t *out, int32_t capacity
     return U_FAILURE(err) ? -1 : n;
 }
 
-int32_t mp_has_transform(const mp_text *t) { return t->transform ? 1 : 0; }
+int32_t mp_has_transform(const mp_text *t) { return t->transformID[0] ? 1 : 0; }
 
 int32_t mp_transform(mp_text *t, uint16_t *chars, int32_t length, int32_t capacity) {
-    if (!t->transform) return length;
-    UErrorCode err = U_ZERO_ERROR;
+    if (!t->transformID[0]) return length;
+    UErrorCode err = open_transform(t);
+    if (U_FAILURE(err)) return -1;
     int32_t textLength = length;
     int32_t limit = length;
     utrans_transUChars(t->transform, (UChar *)chars, &textLength, capacity, 0, &limit, &err);

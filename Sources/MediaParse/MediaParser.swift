@@ -100,7 +100,9 @@ public final class MediaParser: Sendable {
         let definition = try runtime.pool.withSession { session in
             try loader.load(settings: runtime.profile) { runtime.tokenizer.words(of: $0, session: session) }
         }
-        return try GrammarCompiler.compile(definition, numberWords: runtime.numbers.spelled, determinize: determinize, calls: calls)
+        let table = runtime.profile.transform == nil ? nil : runtime.pool.withSession { TransformTable(session: $0) }
+        return try GrammarCompiler.compile(definition, numberWords: runtime.numbers.spelled, transformTable: table,
+                                           determinize: determinize, calls: calls)
     }
 
     /// - Parameters:
@@ -120,8 +122,9 @@ public final class MediaParser: Sendable {
             found = cached
             cache.memory?.keep(cached, key: key)
         }
-        // A grammar compiled before brings the number words ICU wrote then; only a compile asks ICU again.
-        let runtime = try LanguageRuntime(profile: settings, numberWords: found?.numberWords)
+        // A grammar compiled before brings what ICU answered then (number words, the transliterator on single
+        // characters); only a compile asks ICU again.
+        let runtime = try LanguageRuntime(profile: settings, numberWords: found?.numberWords, transformTable: found?.transformTable)
         let tokenizer = runtime.tokenizer
         let pool = runtime.pool
         let grammar: CompiledGrammar

@@ -68,6 +68,32 @@ final class ShippedGrammarTests: XCTestCase {
         MediaParser.forgetRecentGrammars()
     }
 
+    /// A Chinese grammar brings what the Traditional-Simplified transliterator makes of each Han character, and
+    /// a session with that table answers as one that asks ICU: from the table for one character, from ICU
+    /// (opened at first use) for any other text.
+    func testTheTransliteratorsAnswersComeWithTheGrammar() throws {
+        MediaParser.forgetRecentGrammars()
+        let parser = try MediaParser(locale: "zh-TW")
+        let table = try XCTUnwrap(parser.grammar.transformTable, "zh-TW's grammar holds its transliterator's answers")
+        let asked = try LanguageRuntime.load(locale: "zh-TW", catalog: .builtIn).runtime.pool.withSession { TransformTable(session: $0) }
+        XCTAssertEqual(table, asked)
+        XCTAssertEqual(table.transformed("倫"), "伦")
+        XCTAssertEqual(table.transformed("伦"), "伦", "a character the transform leaves alone")
+        XCTAssertNil(table.transformed("周杰倫"), "several characters are ICU's to answer")
+        XCTAssertNil(table.transformed("a"))
+        let eager = try ICUSession(locale: "zh_TW", transform: "Traditional-Simplified")
+        let late = try ICUSession(locale: "zh_TW", transform: "Traditional-Simplified", table: table)
+        for text in ["倫", "這個", "周杰倫", "聽", "カラオケ", "\u{2000B}", "abc", "\u{F900}"] {
+            XCTAssertEqual(Array(late.transformed(text).unicodeScalars), Array(eager.transformed(text).unicodeScalars), text)
+        }
+        XCTAssertEqual(parser.parse("播放周杰倫的歌").jsonLine(), try MediaParser(locale: "zh-TW", cache: GrammarCache(directory: nil)).parse("播放周杰倫的歌").jsonLine())
+        XCTAssertNil(try MediaParser(locale: "en-US").grammar.transformTable, "no transform, no table")
+        // A transform ICU does not know fails at once when opened at once; opened late, the text stays as it is.
+        XCTAssertThrowsError(try ICUSession(locale: "zh_CN", transform: "No-Such-Transform"))
+        XCTAssertEqual(try ICUSession(locale: "zh_CN", transform: "No-Such-Transform", table: table).transformed("周杰倫"), "周杰倫")
+        MediaParser.forgetRecentGrammars()
+    }
+
     /// A damaged file, or one of other grammar files (another key), is a miss and never a crash: the grammar
     /// is then compiled as if none had shipped.
     func testADamagedOrStaleFileIsAMiss() throws {

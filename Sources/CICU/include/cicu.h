@@ -26,9 +26,11 @@ enum {
 typedef struct mp_text mp_text;
 
 /// Opens the bundle for `locale` (ICU form, "en_US"). `transform` is an ICU transliterator ID applied to
-/// the matching form of words ("Traditional-Simplified"), or NULL. Returns NULL and a non-zero ICU error
-/// code in `*status` on failure.
-mp_text *mp_text_open(const char *locale, const char *transform, int32_t *status);
+/// the matching form of words ("Traditional-Simplified"), or NULL. With `lazy` non-zero the transliterator
+/// is opened at its first use instead (opening one takes ICU some 14 ms), and an ID ICU does not know is
+/// only found out then (`mp_transform` returns -1). Returns NULL and a non-zero ICU error code in `*status`
+/// on failure.
+mp_text *mp_text_open(const char *locale, const char *transform, int32_t lazy, int32_t *status);
 /// A copy that may be used on another thread.
 mp_text *mp_text_clone(const mp_text *text, int32_t *status);
 void mp_text_close(mp_text *text);
@@ -68,7 +70,7 @@ int32_t mp_decimal_separator(const char *locale, uint16_t *out, int32_t capacity
 /// has none, or -1 on error.
 int32_t mp_transform(mp_text *text, uint16_t *chars, int32_t length, int32_t capacity);
 
-/// 1 when the bundle has a transliterator.
+/// 1 when the bundle has a transliterator (opened or not yet).
 int32_t mp_has_transform(const mp_text *text);
 
 /// The locale whose data ICU actually uses for spell-out numbers when asked for `locale` (ICU form):

@@ -22,7 +22,7 @@ struct GrammarCache {
     /// A German grammar takes some 40 MB, most others 10–20: room for every locale, twice over at most.
     static let maxBytes = 768 << 20
     static let magic: UInt32 = 0x4D50_4743  // "MPGC"
-    static let format: UInt32 = 10
+    static let format: UInt32 = 11
     /// Magic, format, key and checksum: what every cache file starts with.
     static let headerBytes = 4 + 4 + 8 + 8
 
@@ -54,17 +54,26 @@ struct GrammarCache {
             if value.isEmpty || value == "off" || value == "0" { return nil }
             return folder(URL(fileURLWithPath: value, isDirectory: true))
         }
-        var places: [URL] = [Bundle.main.bundleURL]
-        if let resources = Bundle.main.resourceURL { places.append(resources) }
-        if let executable = Bundle.main.executableURL?.resolvingSymlinksInPath() { places.append(executable.deletingLastPathComponent()) }
-        for place in places {
+        func look(in place: URL) -> URL? {
             for suffix in ["resources", "bundle"] {
                 guard let found = folder(place.appendingPathComponent("\(shippedBundleName).\(suffix)")) else { continue }
                 // A bundle on Apple platforms keeps its files in Contents/Resources.
                 return folder(found.appendingPathComponent("Contents/Resources")) ?? found
             }
+            return nil
         }
-        return nil
+        #if os(Linux)
+        // The executable's own folder, where SwiftPM puts the resources on Linux, without opening
+        // `Bundle.main` (a millisecond of every process start).
+        if let executable = try? fm.destinationOfSymbolicLink(atPath: "/proc/self/exe"),
+           let found = look(in: URL(fileURLWithPath: executable).deletingLastPathComponent()) {
+            return found
+        }
+        #endif
+        var places: [URL] = [Bundle.main.bundleURL]
+        if let resources = Bundle.main.resourceURL { places.append(resources) }
+        if let executable = Bundle.main.executableURL?.resolvingSymlinksInPath() { places.append(executable.deletingLastPathComponent()) }
+        return places.lazy.compactMap(look).first
     }()
 
     /// The folder the environment asks for.
@@ -447,6 +456,8 @@ extension CompiledGrammar {
         w.int(ruleStacks.count)
         for stack in ruleStacks { w.i32s(stack) }
         numberWords.write(to: &w)
+        w.bool(transformTable != nil)
+        transformTable?.write(to: &w)
     }
 
     convenience init(reading r: inout BinaryReader, settings: LanguageProfile) throws {
@@ -517,6 +528,7 @@ extension CompiledGrammar {
         var ruleStacks: [[Int32]] = []
         for _ in 0..<(try r.count()) { ruleStacks.append(try r.i32s()) }
         let numberWords = try NumberWords(reading: &r)
+        let transformTable = try r.bool() ? try TransformTable(reading: &r) : nil
         // Indexes between the parts, checked so that a damaged file cannot crash a parse.
         guard r.at == r.bytes.count, nodes > 0, automaton.count > 0, nfa.count == nfaRuleStack.count,
               Int(start) < automaton.count, start >= 0,
@@ -544,7 +556,7 @@ extension CompiledGrammar {
               calls.rules.allIn(0..<Int32(ruleNames.count)),
               (0..<calls.count).allSatisfy({ c in slots.contains { if case .call(c) = $0.source { true } else { false } } })
         else { throw CacheFormatError() }
-        self.init(settings: settings, numberWords: numberWords, wordIDs: ids, nfa: nfa, nfaRuleStack: nfaRuleStack, start: start, sentences: sentences,
+        self.init(settings: settings, numberWords: numberWords, transformTable: transformTable, wordIDs: ids, nfa: nfa, nfaRuleStack: nfaRuleStack, start: start, sentences: sentences,
                   slots: slots, lists: lists, trie: trie, longestEntry: longestEntry, ruleNames: ruleNames,
                   ruleLocations: ruleLocations, ruleStacks: ruleStacks, automaton: automaton,
                   beforeStart: beforeStart, afterStart: afterStart, phrasingWordIDs: phrasingWordIDs, notMediaWordIDs: notMediaWordIDs,

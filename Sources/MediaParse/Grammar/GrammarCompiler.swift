@@ -215,6 +215,9 @@ final class CompiledGrammar: Sendable {
     /// reads the grammar from a file builds its number recogniser from them instead of asking ICU again
     /// (`NumberWords`). The grammar's key holds ICU's version, so they are what this ICU would write.
     let numberWords: NumberWords
+    /// What the locale's transliterator made of single characters when the grammar was compiled (nil when the
+    /// locale has none): a parser that reads the grammar from a file answers those from here (`TransformTable`).
+    let transformTable: TransformTable?
     let wordIDs: [String: Int32]
     /// The epsilon-free automaton (several targets per edge), kept for grammar coverage.
     let nfa: Automaton
@@ -281,13 +284,14 @@ final class CompiledGrammar: Sendable {
 
     /// - Parameter continuations: `continuationStart` and `continuationList` as a grammar file holds them;
     ///   nil computes them from the automaton.
-    init(settings: LanguageProfile, numberWords: NumberWords, wordIDs: [String: Int32], nfa: Automaton, nfaRuleStack: Int32Table, start: Int32,
+    init(settings: LanguageProfile, numberWords: NumberWords, transformTable: TransformTable? = nil, wordIDs: [String: Int32], nfa: Automaton, nfaRuleStack: Int32Table, start: Int32,
          sentences: [CompiledSentence], slots: [SlotRef], lists: [CompiledList], trie: FlatTrie, longestEntry: Int,
          ruleNames: [String], ruleLocations: [SourceLocation], ruleStacks: [[Int32]], automaton: Automaton,
          beforeStart: Int32 = -1, afterStart: Int32 = -1, phrasingWordIDs: [Int32] = [], notMediaWordIDs: [Int32] = [],
          calls: CallTable = CallTable(), continuations: (start: Int32Table, list: Int32Table)? = nil) {
         self.settings = settings
         self.numberWords = numberWords
+        self.transformTable = transformTable
         self.wordIDs = wordIDs
         self.nfa = nfa
         self.nfaRuleStack = nfaRuleStack
@@ -493,17 +497,19 @@ struct GrammarCompiler {
     /// - Parameters:
     ///   - determinize: false keeps the epsilon-free automaton as the one to match with (tests compare the two).
     ///   - calls: false inlines every expansion rule (tests compare the two).
-    /// - Parameter numberWords: what ICU's spell-out rules write for the locale, kept with the grammar (see
-    ///   `CompiledGrammar.numberWords`).
-    static func compile(_ definition: GrammarDefinition, numberWords: NumberWords, determinize: Bool = true,
-                        calls: Bool = true) throws -> CompiledGrammar {
+    /// - Parameters:
+    ///   - numberWords: what ICU's spell-out rules write for the locale, kept with the grammar (see
+    ///     `CompiledGrammar.numberWords`).
+    ///   - transformTable: what the locale's transliterator makes of single characters, kept likewise.
+    static func compile(_ definition: GrammarDefinition, numberWords: NumberWords, transformTable: TransformTable? = nil,
+                        determinize: Bool = true, calls: Bool = true) throws -> CompiledGrammar {
         var compiler = GrammarCompiler(definition)
         // A call's words are read apart from the reading that enters it, which rules out the tolerance that
         // depends on the words around (an optional word assumed, an extra word between matched words).
         if calls, definition.settings.optionalWords.isEmpty, definition.settings.extraWords == 0 {
             compiler.callable = callableRules(definition)
         }
-        return try compiler.run(determinize: determinize, numberWords: numberWords)
+        return try compiler.run(determinize: determinize, numberWords: numberWords, transformTable: transformTable)
     }
 
     /// Rules smaller than this (words and slots, counted with the rules they use written out) are copied where
@@ -556,7 +562,7 @@ struct GrammarCompiler {
         }.keys)
     }
 
-    private mutating func run(determinize: Bool, numberWords: NumberWords) throws -> CompiledGrammar {
+    private mutating func run(determinize: Bool, numberWords: NumberWords, transformTable: TransformTable?) throws -> CompiledGrammar {
         // Lists first, in name order, so IDs do not depend on dictionary order.
         for name in definition.lists.keys.sorted() {
             try compileList(definition.lists[name]!)
@@ -640,7 +646,8 @@ struct GrammarCompiler {
                 callTable.starts = Int32Table(bases)
             }
         }
-        return CompiledGrammar(settings: definition.settings, numberWords: numberWords, wordIDs: wordIDs, nfa: nfa,
+        return CompiledGrammar(settings: definition.settings, numberWords: numberWords, transformTable: transformTable,
+                               wordIDs: wordIDs, nfa: nfa,
                                nfaRuleStack: Int32Table(states.map(\.ruleStack)), start: 0,
                                sentences: sentences, slots: slots, lists: lists, trie: FlatTrie(trie), longestEntry: longestEntry,
                                ruleNames: names,

@@ -7,14 +7,17 @@ struct LanguageRuntime: Sendable {
     let tokenizer: Tokenizer
     let numbers: NumberRecognizer
 
-    /// - Parameter numberWords: the words ICU's spell-out rules write for the locale, when a compiled grammar
-    ///   holds them (nil asks ICU, which is most of a start-up's time).
+    /// - Parameters:
+    ///   - numberWords: the words ICU's spell-out rules write for the locale, when a compiled grammar holds
+    ///     them (nil asks ICU, which is most of a start-up's time).
+    ///   - transformTable: the profile's transliterator's answers for single characters, when a compiled
+    ///     grammar holds them: the transliterator is then opened only if other text needs it.
     /// - Throws: `TextError` when ICU cannot open the locale or the transform; `GrammarError` when a number
     ///   form of the profile is wrong.
-    init(profile: LanguageProfile, numberWords: NumberWords? = nil) throws {
+    init(profile: LanguageProfile, numberWords: NumberWords? = nil, transformTable: TransformTable? = nil) throws {
         self.profile = profile
         do {
-            pool = try ICUSessionPool(locale: profile.icuLocale, transform: profile.transform)
+            pool = try ICUSessionPool(locale: profile.icuLocale, transform: profile.transform, table: transformTable)
         } catch let error as TextError where profile.transform != nil {
             throw GrammarError("ICU has no transliterator '\(profile.transform!)' (\(error)); see ICU's list of transform IDs, e.g. Traditional-Simplified",
                                at: profile.transformLocation ?? SourceLocation(file: "locale.yaml"))

@@ -8,28 +8,35 @@ package final class ICUSession: @unchecked Sendable {
     private var ends: [Int32] = Array(repeating: 0, count: 64)
     private var kinds: [Int32] = Array(repeating: 0, count: 64)
 
-    /// - Parameter transform: an ICU transliterator ID applied to matching forms ("Traditional-Simplified").
-    package init(locale: String, transform: String? = nil) throws {
+    /// - Parameters:
+    ///   - transform: an ICU transliterator ID applied to matching forms ("Traditional-Simplified").
+    ///   - table: what that transliterator makes of single characters, from a compiled grammar: the session
+    ///     answers those itself and opens the transliterator only for other text, at its first use.
+    package init(locale: String, transform: String? = nil, table: TransformTable? = nil) throws {
         var status: Int32 = 0
-        guard let h = mp_text_open(locale, transform, &status) else {
+        guard let h = mp_text_open(locale, transform, table == nil ? 0 : 1, &status) else {
             throw TextError.icu(status, transform.map { "opening locale \(locale) with the transform '\($0)'" } ?? "opening locale \(locale)")
         }
         handle = h
         hasTransform = mp_has_transform(h) == 1
+        self.table = hasTransform ? table : nil
     }
 
     /// True when matching forms go through a transliterator.
     let hasTransform: Bool
+    /// The transliterator's answers for single characters, when a compiled grammar brought them.
+    private let table: TransformTable?
 
-    private init(handle: OpaquePointer) {
+    private init(handle: OpaquePointer, table: TransformTable?) {
         self.handle = handle
         hasTransform = mp_has_transform(handle) == 1
+        self.table = table
     }
 
     func clone() throws -> ICUSession {
         var status: Int32 = 0
         guard let h = mp_text_clone(handle, &status) else { throw TextError.icu(status, "cloning a word breaker") }
-        return ICUSession(handle: h)
+        return ICUSession(handle: h, table: table)
     }
 
     deinit { mp_text_close(handle) }
@@ -73,6 +80,7 @@ package final class ICUSession: @unchecked Sendable {
     /// `text` through the session's transliterator (unchanged when it has none).
     func transformed(_ text: String) -> String {
         guard hasTransform else { return text }
+        if let known = table?.transformed(text) { return known }
         let original = Array(text.utf16)
         var capacity = original.count * 2 + 16
         while true {
@@ -131,8 +139,9 @@ final class ICUSessionPool: Sendable {
     private let prototype: Locked<ICUSession>
     private let idle: Locked<[ICUSession]>
 
-    init(locale: String, transform: String? = nil) throws {
-        prototype = Locked(try ICUSession(locale: locale, transform: transform))
+    /// - Parameter table: see `ICUSession.init`.
+    init(locale: String, transform: String? = nil, table: TransformTable? = nil) throws {
+        prototype = Locked(try ICUSession(locale: locale, transform: transform, table: table))
         idle = Locked([])
     }
 

@@ -202,8 +202,12 @@ struct Tokenizer: Sendable {
     /// A clitic written on its own ("'s") is kept whole, as it is a token of its own in utterances.
     func words(of text: String, session: ICUSession) -> [String] {
         text.split(whereSeparator: \.isWhitespace).flatMap { piece -> [String] in
-            let folded = key(String(piece), session: session)
-            if splitSuffixes.contains(folded) || splitPrefixes.contains(folded) { return [folded] }
+            // The whole piece's key only matters to a language with clitics; the words' keys are made below
+            // (for Chinese the key of a piece of several characters would open the transliterator for nothing).
+            if !splitSuffixes.isEmpty || !splitPrefixes.isEmpty {
+                let folded = key(String(piece), session: session)
+                if splitSuffixes.contains(folded) || splitPrefixes.contains(folded) { return [folded] }
+            }
             return tokenize(String(piece), session: session).tokens.map(\.key)
         }
     }
