@@ -10,7 +10,7 @@
 #   Scripts/sanitize.sh thread [FILTER]    ThreadSanitizer.
 #
 # FILTER is passed to `swift test --filter`. The build goes to .build-asan or .build-tsan (release, with
-# -enable-testing, like the README's test command); the log to that folder's sanitize.log.
+# -enable-testing, like the optimised test run); the log to that folder's sanitize.log.
 # Exit status: 0 when the tests passed and no sanitizer reported anything; 1 otherwise.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
