@@ -23,6 +23,18 @@ struct mp_text {
     UChar transformID[128];      // its ID ("Traditional-Simplified"), empty for none
 };
 
+/// Copies `text` into `out` (at most `capacity` bytes, NUL-terminated when there is room for one) and returns
+/// its whole length.
+static int32_t copy_ascii(const char *text, char *out, int32_t capacity) {
+    int32_t n = (int32_t)strlen(text);
+    if (capacity > 0) {
+        int32_t k = n < capacity - 1 ? n : capacity - 1;
+        memcpy(out, text, (size_t)k);
+        out[k] = 0;
+    }
+    return n;
+}
+
 /// Opens the bundle's transliterator if it has one and it is not open yet.
 static UErrorCode open_transform(mp_text *t) {
     UErrorCode err = U_ZERO_ERROR;
@@ -330,14 +342,7 @@ int32_t mp_actual_locale(const char *locale, char *out, int32_t capacity) {
     if (U_FAILURE(err)) { if (f) unum_close(f); return -1; }
     const char *actual = unum_getLocaleByType(f, ULOC_ACTUAL_LOCALE, &err);
     int32_t n = -1;
-    if (U_SUCCESS(err) && actual) {
-        n = (int32_t)strlen(actual);
-        if (capacity > 0) {
-            int32_t k = n < capacity - 1 ? n : capacity - 1;
-            memcpy(out, actual, (size_t)k);
-            out[k] = 0;
-        }
-    }
+    if (U_SUCCESS(err) && actual) n = copy_ascii(actual, out, capacity);
     unum_close(f);
     return n;
 }
@@ -347,11 +352,5 @@ int32_t mp_icu_version(char *out, int32_t capacity) {
     char text[U_MAX_VERSION_STRING_LENGTH];
     u_getVersion(version);
     u_versionToString(version, text);
-    int32_t n = (int32_t)strlen(text);
-    if (capacity > 0) {
-        int32_t k = n < capacity - 1 ? n : capacity - 1;
-        memcpy(out, text, (size_t)k);
-        out[k] = 0;
-    }
-    return n;
+    return copy_ascii(text, out, capacity);
 }

@@ -497,7 +497,6 @@ struct GrammarCompiler {
     /// - Parameters:
     ///   - determinize: false keeps the epsilon-free automaton as the one to match with (tests compare the two).
     ///   - calls: false inlines every expansion rule (tests compare the two).
-    /// - Parameters:
     ///   - numberWords: what ICU's spell-out rules write for the locale, kept with the grammar (see
     ///     `CompiledGrammar.numberWords`).
     ///   - transformTable: what the locale's transliterator makes of single characters, kept likewise.

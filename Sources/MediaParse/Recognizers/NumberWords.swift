@@ -8,11 +8,11 @@
 /// takes them from there instead of asking ICU again.
 struct NumberWords: Sendable, Equatable {
     /// Every word of a cardinal rule set's spellings.
-    var cardinal: Set<String>
+    let cardinal: Set<String>
     /// Every word of an ordinal rule set's spellings.
-    var ordinal: Set<String>
+    let ordinal: Set<String>
     /// The first and last word of every spelling: a word that is never one only joins two others.
-    var edges: Set<String>
+    let edges: Set<String>
 
     /// The values every rule set spells out: 0–100, the hundreds, powers of ten, a few years and the first
     /// part of a year ("neunzehnhundert"). Ordinal rule sets skip 0.

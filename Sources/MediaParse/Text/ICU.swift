@@ -73,7 +73,7 @@ package final class ICUSession: @unchecked Sendable {
         var buffer = [CChar](repeating: 0, count: 4096)
         let n = mp_rule_sets(handle, &buffer, Int32(buffer.count))
         guard n >= 0 else { return [] }
-        let text = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        let text = String(nulTerminated: buffer)
         return text.split(separator: ";").map(String.init).filter { !$0.isEmpty }
     }
 
@@ -216,7 +216,7 @@ package enum ICULocaleCheck {
         var buffer = [CChar](repeating: 0, count: 128)
         let n = icuLocale.withCString { mp_actual_locale($0, &buffer, Int32(buffer.count)) }
         guard n >= 0 else { return nil }
-        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return String(nulTerminated: buffer)
     }
 }
 
@@ -229,6 +229,13 @@ enum ICUVersion {
         var buffer = [CChar](repeating: 0, count: 64)
         let n = mp_icu_version(&buffer, Int32(buffer.count))
         guard n > 0 else { return "unknown" }
-        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return String(nulTerminated: buffer)
     }()
+}
+
+extension String {
+    /// The text a C function of `CICU` wrote into `buffer`, up to its NUL (or all of it when there is none).
+    init(nulTerminated buffer: [CChar]) {
+        self = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
 }
