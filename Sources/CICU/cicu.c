@@ -21,6 +21,8 @@ struct mp_text {
     UChar defaultRuleSet[64];  // the formatter's own default, restored when no rule set is asked for
     UTransliterator *transform;  // optional, applied to matching forms; opened at first use when asked to
     UChar transformID[128];      // its ID ("Traditional-Simplified"), empty for none
+    char locale[96];             // the locale the spell-out formats are opened for, at their first use
+    int spelloutState;           // 0 not opened yet, 1 open, -1 ICU could not open them
 };
 
 /// Copies `text` into `out` (at most `capacity` bytes, NUL-terminated when there is room for one) and returns
@@ -99,17 +101,22 @@ static void save_default_rule_set(mp_text *t) {
     t->defaultRuleSet[U_SUCCESS(err) && n < 63 ? n : 0] = 0;
 }
 
-mp_text *mp_text_open(const char *locale, const char *transform, int32_t lazy, int32_t *status) {
+static void close_spellout(mp_text *t) {
+    if (t->spellout) unum_close(t->spellout);
+    if (t->folded) unum_close(t->folded);
+    if (t->language) unum_close(t->language);
+    if (t->formatter) unum_close(t->formatter);
+    t->spellout = t->folded = t->language = t->formatter = NULL;
+}
+
+/// Opens the spell-out formats if they are not open yet: at their first use, since a parser whose compiled
+/// grammar keeps ICU's answers about numbers may never need them (building them was a tenth of a start).
+/// Returns whether they are open.
+static int open_spellout(mp_text *t) {
+    if (t->spelloutState) return t->spelloutState > 0;
+    const char *locale = t->locale;
     UErrorCode err = U_ZERO_ERROR;
-    mp_text *t = calloc(1, sizeof(mp_text));
-    if (!t) { *status = U_MEMORY_ALLOCATION_ERROR; return NULL; }
-    t->words = ubrk_open(UBRK_WORD, locale, NULL, 0, &err);
-    if (U_SUCCESS(err) && transform && transform[0]) {
-        u_uastrncpy(t->transformID, transform, 127);
-        t->transformID[127] = 0;
-        if (!lazy) err = open_transform(t);
-    }
-    if (U_SUCCESS(err)) t->spellout = unum_open(UNUM_SPELLOUT, NULL, 0, locale, NULL, &err);
+    t->spellout = unum_open(UNUM_SPELLOUT, NULL, 0, locale, NULL, &err);
     if (U_SUCCESS(err)) {
         unum_setAttribute(t->spellout, UNUM_LENIENT_PARSE, 1);
         t->folded = open_folded(t->spellout, locale);
@@ -129,6 +136,23 @@ mp_text *mp_text_open(const char *locale, const char *transform, int32_t lazy, i
         t->formatter = unum_open(UNUM_SPELLOUT, NULL, 0, locale, NULL, &err);
         if (U_SUCCESS(err)) save_default_rule_set(t);
     }
+    if (U_FAILURE(err)) { close_spellout(t); t->spelloutState = -1; return 0; }
+    t->spelloutState = 1;
+    return 1;
+}
+
+mp_text *mp_text_open(const char *locale, const char *transform, int32_t lazy, int32_t *status) {
+    UErrorCode err = U_ZERO_ERROR;
+    if (strlen(locale) >= sizeof(((mp_text *)0)->locale)) { *status = U_ILLEGAL_ARGUMENT_ERROR; return NULL; }
+    mp_text *t = calloc(1, sizeof(mp_text));
+    if (!t) { *status = U_MEMORY_ALLOCATION_ERROR; return NULL; }
+    strcpy(t->locale, locale);
+    t->words = ubrk_open(UBRK_WORD, locale, NULL, 0, &err);
+    if (U_SUCCESS(err) && transform && transform[0]) {
+        u_uastrncpy(t->transformID, transform, 127);
+        t->transformID[127] = 0;
+        if (!lazy) err = open_transform(t);
+    }
     if (U_FAILURE(err)) { mp_text_close(t); *status = err; return NULL; }
     *status = 0;
     return t;
@@ -139,10 +163,15 @@ mp_text *mp_text_clone(const mp_text *src, int32_t *status) {
     mp_text *t = calloc(1, sizeof(mp_text));
     if (!t) { *status = U_MEMORY_ALLOCATION_ERROR; return NULL; }
     t->words = ubrk_clone(src->words, &err);
-    if (U_SUCCESS(err)) t->spellout = unum_clone(src->spellout, &err);
-    if (U_SUCCESS(err) && src->folded) t->folded = unum_clone(src->folded, &err);
-    if (U_SUCCESS(err) && src->language) t->language = unum_clone(src->language, &err);
-    if (U_SUCCESS(err)) t->formatter = unum_clone(src->formatter, &err);
+    memcpy(t->locale, src->locale, sizeof t->locale);
+    if (src->spelloutState > 0) {
+        // Open in the original: cloned. Not open yet: opened at the clone's first use, like the original's.
+        if (U_SUCCESS(err)) t->spellout = unum_clone(src->spellout, &err);
+        if (U_SUCCESS(err) && src->folded) t->folded = unum_clone(src->folded, &err);
+        if (U_SUCCESS(err) && src->language) t->language = unum_clone(src->language, &err);
+        if (U_SUCCESS(err)) t->formatter = unum_clone(src->formatter, &err);
+        t->spelloutState = 1;
+    }
     if (U_SUCCESS(err) && src->transform) t->transform = utrans_clone(src->transform, &err);
     memcpy(t->transformID, src->transformID, sizeof t->transformID);
     memcpy(t->defaultRuleSet, src->defaultRuleSet, sizeof t->defaultRuleSet);
@@ -154,10 +183,7 @@ mp_text *mp_text_clone(const mp_text *src, int32_t *status) {
 void mp_text_close(mp_text *t) {
     if (!t) return;
     if (t->words) ubrk_close(t->words);
-    if (t->spellout) unum_close(t->spellout);
-    if (t->folded) unum_close(t->folded);
-    if (t->language) unum_close(t->language);
-    if (t->formatter) unum_close(t->formatter);
+    close_spellout(t);
     if (t->transform) utrans_close(t->transform);
     free(t);
 }
@@ -268,6 +294,7 @@ static int parse_whole(UNumberFormat *f, const UChar *chars, int32_t length, dou
 
 int32_t mp_parse_spellout(mp_text *t, const uint16_t *chars, int32_t length, double *value) {
     const UChar *text = (const UChar *)chars;
+    if (!open_spellout(t)) return 0;
     // The locale's own rules (their lenient parse reads "quatre vingt dix" and "twenty first"), then the
     // folded rules for words whose accents the matching form removed ("funfundachtzig", "troisieme"),
     // then the folded rules with hyphens for spaces ("dix septieme").
@@ -285,6 +312,7 @@ int32_t mp_parse_spellout(mp_text *t, const uint16_t *chars, int32_t length, dou
 
 int32_t mp_format_spellout(mp_text *t, double value, const char *ruleSet, uint16_t *out, int32_t capacity) {
     UErrorCode err = U_ZERO_ERROR;
+    if (!open_spellout(t)) return -1;
     UNumberFormat *f = t->formatter;
     if (ruleSet) {
         UChar name[64];
@@ -303,6 +331,7 @@ int32_t mp_format_spellout(mp_text *t, double value, const char *ruleSet, uint16
 
 int32_t mp_rule_sets(mp_text *t, char *out, int32_t capacity) {
     UErrorCode err = U_ZERO_ERROR;
+    if (!open_spellout(t)) return -1;
     UChar buf[2048];
     int32_t n = unum_getTextAttribute(t->formatter, UNUM_PUBLIC_RULESETS, buf, 2048, &err);
     if (U_FAILURE(err) || n >= 2048) return -1;

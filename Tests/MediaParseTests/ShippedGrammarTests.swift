@@ -68,6 +68,28 @@ final class ShippedGrammarTests: XCTestCase {
         MediaParser.forgetRecentGrammars()
     }
 
+    /// A compiled grammar keeps ICU's parses of the texts a start-up and the usual numbers ask about, and they
+    /// are ICU's own: a fresh session, asked again, reads each kept text as the same number and each text kept
+    /// as no number as none. Spellings said with spaces for ICU's hyphens are among them.
+    func testICUsParsesOfNumbersComeWithTheGrammarAndAreICUsOwn() throws {
+        let expected: [String: [String: Double]] = ["en-US": ["twenty-three": 23, "twenty three": 23, "ninety-ninth": 99],
+                                                    "de-DE": ["dreiundzwanzig": 23], "zh-CN": ["二": 2, "二十三": 23],
+                                                    "ja-JP": ["三": 3]]
+        for (locale, values) in expected {
+            MediaParser.forgetRecentGrammars()
+            let parser = try MediaParser(locale: locale)
+            let kept = parser.grammar.numberWords
+            for (text, value) in values { XCTAssertEqual(kept.answers[text], value, "\(locale): \(text)") }
+            let session = try ICUSession(locale: parser.profile.icuLocale)
+            for (text, value) in kept.answers { XCTAssertEqual(session.parseSpelledNumber(text), value, "\(locale): \(text)") }
+            for text in kept.notNumbers { XCTAssertNil(session.parseSpelledNumber(text), "\(locale): \(text)") }
+        }
+        // Chinese and Japanese ask about each digit character at start: their answers are all kept.
+        MediaParser.forgetRecentGrammars()
+        XCTAssertFalse(try MediaParser(locale: "zh-CN").grammar.numberWords.notNumbers.isEmpty)
+        MediaParser.forgetRecentGrammars()
+    }
+
     /// A Chinese grammar brings what the Traditional-Simplified transliterator makes of each Han character, and
     /// a session with that table answers as one that asks ICU: from the table for one character, from ICU
     /// (opened at first use) for any other text.

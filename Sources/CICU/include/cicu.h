@@ -28,8 +28,10 @@ typedef struct mp_text mp_text;
 /// Opens the bundle for `locale` (ICU form, "en_US"). `transform` is an ICU transliterator ID applied to
 /// the matching form of words ("Traditional-Simplified"), or NULL. With `lazy` non-zero the transliterator
 /// is opened at its first use instead (opening one takes ICU some 14 ms), and an ID ICU does not know is
-/// only found out then (`mp_transform` returns -1). Returns NULL and a non-zero ICU error code in `*status`
-/// on failure.
+/// only found out then (`mp_transform` returns -1). The spell-out formats are always opened at their first
+/// use (`mp_parse_spellout`, `mp_format_spellout`, `mp_rule_sets`; building them is a tenth of a start-up,
+/// and a parser whose grammar keeps ICU's answers about numbers may never need them); if ICU cannot open
+/// them, those calls fail. Returns NULL and a non-zero ICU error code in `*status` on failure.
 mp_text *mp_text_open(const char *locale, const char *transform, int32_t lazy, int32_t *status);
 /// A copy that may be used on another thread.
 mp_text *mp_text_clone(const mp_text *text, int32_t *status);

@@ -91,8 +91,12 @@ final class NumberRecognizer: Sendable {
         case entity(RecognizerKind)
     }
 
-    /// What ICU's spell-out rules write for the locale, as this recogniser was built with it.
+    /// What ICU's spell-out rules write for the locale, as this recogniser was built with it, and ICU's
+    /// parses of them.
     let spelled: NumberWords
+    /// ICU's parses kept with the grammar (`NumberWords.answers`), read before asking ICU.
+    private let answers: [String: Double]
+    private let notNumbers: Set<String>
 
     /// - Parameter known: the number words of the locale when a compiled grammar holds them; nil asks ICU.
     /// - Throws: `GrammarError` when a phrase of `forms` is not a valid template.
@@ -112,7 +116,15 @@ final class NumberRecognizer: Sendable {
         // powers of ten, a few years and decimals (`NumberWords`), unless the compiled grammar brought them.
         // Ordinal words are those no cardinal rendering uses.
         let spelled = known ?? NumberWords(session: session, words: words)
-        self.spelled = spelled
+        // ICU's parse: the compiled grammar's answer, or ICU's (kept, when this is a compile, for the grammar).
+        var answers = known?.answers ?? [:], notNumbers = known?.notNumbers ?? []
+        func ask(_ text: String) -> Double? {
+            if let v = answers[text] { return v }
+            if notNumbers.contains(text) { return nil }
+            let v = session.cachedSpelledNumber(text)
+            if known == nil { if let v { answers[text] = v } else { notNumbers.insert(text) } }
+            return v
+        }
         let cardinal = spelled.cardinal, ordinal = spelled.ordinal, edges = spelled.edges
         // One word: read as another word wherever it stands. Several words: a whole run of number words
         // written so ("quatre vingt" for ICU's "quatre vingts").
@@ -135,7 +147,7 @@ final class NumberRecognizer: Sendable {
         if forms.yearsDigitByDigit || !forms.decimalWords.isEmpty {
             let known = cardinal.union(ordinal).union(yearZeroWords)
             func digit(_ word: String) -> Int? {
-                guard known.contains(word), let v = session.cachedSpelledNumber(word), v == v.rounded(), (0...9).contains(v) else { return nil }
+                guard known.contains(word), let v = ask(word), v == v.rounded(), (0...9).contains(v) else { return nil }
                 return Int(v)
             }
             for word in known where word.count == 1 && !word.first!.isASCII { digitCharacters[word.first!] = digit(word) }
@@ -222,6 +234,20 @@ final class NumberRecognizer: Sendable {
         self.firstWords = firstWords
         self.firstPairs = firstPairs
         pairStarts = Set(firstPairs.map { String($0.prefix { $0 != " " }) })
+        if known == nil {
+            // A compile: ICU is asked now about each spelling, keyed as an utterance's run of its words is, as
+            // ICU writes it and with spaces for its hyphens ("twenty three"); parses find the answers kept.
+            for text in spelled.spellings {
+                let spaced = text.replacingOccurrences(of: "-", with: " ")
+                for variant in spaced == text ? [text] : [text, spaced] {
+                    let tokens = tokenizer.tokenize(variant, session: session).tokens
+                    if !tokens.isEmpty { _ = ask(Self.runText(tokens[...], runAliases: runs)) }
+                }
+            }
+        }
+        self.answers = answers
+        self.notNumbers = notNumbers
+        self.spelled = spelled.with(answers: answers, notNumbers: notNumbers)
     }
 
     /// The word sequences of a phrase template; nil when it holds something other than words, ( | ), [ ] and
@@ -263,7 +289,7 @@ final class NumberRecognizer: Sendable {
     func isNumberWord(_ word: String, session: ICUSession) -> Bool {
         if numberWords.contains(word) { return true }
         guard word.count >= 6, numberPrefixes.contains(word.prefix(3)), isCompoundOfNumberWords(word) else { return false }
-        return session.cachedSpelledNumber(word) != nil
+        return icuValue(word, session: session) != nil
     }
 
     /// `word` with an alias in place of its first part, when it is an alias followed by number words
@@ -604,7 +630,7 @@ final class NumberRecognizer: Sendable {
                 guard form.part != .digits, middle.unicodeScalars.first?.properties.numericType == nil else { continue }
                 for ending in [""] + stemEndings {
                     let stem = String(middle) + ending
-                    guard isNumberWord(stem, session: session), let v = session.cachedSpelledNumber(stem) else { continue }
+                    guard isNumberWord(stem, session: session), let v = icuValue(stem, session: session) else { continue }
                     inner = Entity(start: i, end: i + 1, kind: .number, value: .number(v))
                     if let value = derive(kind, inner!) {
                         out.append(Entity(start: i, end: i + 1, kind: kind, value: value))
@@ -790,6 +816,21 @@ final class NumberRecognizer: Sendable {
         guard let first = run.first else { return nil }
         if run.count == 1, !isNumberWord(first.key, session: session) { return nil }
         if yearZeroWords.contains(first.key) { return nil }
+        return icuValue(Self.runText(run, runAliases: runAliases), session: session)
+    }
+
+    /// ICU's lenient spell-out parse of `text`: the answer kept with the grammar, or ICU's own.
+    @inline(__always)
+    private func icuValue(_ text: String, session: ICUSession) -> Double? {
+        if let v = answers[text] { return v }
+        if notNumbers.contains(text) { return nil }
+        return session.cachedSpelledNumber(text)
+    }
+
+    /// The text ICU is asked about for a run of number words: touching words joined as written, others with a
+    /// space; a run alias in place of the run it stands for.
+    static func runText(_ run: ArraySlice<Token>, runAliases: [String: String]) -> String {
+        guard let first = run.first else { return "" }
         var text = first.key
         var previous = first
         for token in run.dropFirst() {
@@ -802,7 +843,7 @@ final class NumberRecognizer: Sendable {
         }
         // A run alias is found whatever joins its words (space, hyphen or nothing).
         if !runAliases.isEmpty, let alias = runAliases[text.filter { $0.isLetter || $0.isNumber }] { text = alias }
-        return session.cachedSpelledNumber(text)
+        return text
     }
 
     /// "nineteen seventy-five", "twenty twenty", "nineteen oh five", "nineteen hundred".

@@ -6,6 +6,11 @@
 /// depends only on the locale, the tokenizer and ICU's version, so a compiled grammar keeps the words it
 /// was compiled with, and a parser that reads a compiled grammar (the package's own, or one from the cache)
 /// takes them from there instead of asking ICU again.
+///
+/// It keeps ICU's parses too (`answers`): what ICU's lenient spell-out parse reads in the texts a compile asked
+/// about. One such parse costs ICU as much as a whole parse of ours, and its first builds a collator (some 10
+/// ms): a start-up of Chinese or Japanese asked it about every digit character, and the first utterances of a
+/// process about each of their runs of number words.
 struct NumberWords: Sendable, Equatable {
     /// Every word of a cardinal rule set's spellings.
     let cardinal: Set<String>
@@ -13,6 +18,14 @@ struct NumberWords: Sendable, Equatable {
     let ordinal: Set<String>
     /// The first and last word of every spelling: a word that is never one only joins two others.
     let edges: Set<String>
+    /// What ICU's lenient spell-out parse answered, when the grammar was compiled, for the texts asked then: the
+    /// digit characters of the locale and every spelling above, keyed as an utterance's run of those words is
+    /// (`NumberRecognizer.runText`).
+    let answers: [String: Double]
+    /// The texts asked then that ICU reads as no number ("第", "点": words of number phrases).
+    let notNumbers: Set<String>
+    /// The texts the rule sets wrote (not stored: a compile keys and asks them once).
+    private(set) var spellings: [String] = []
 
     /// The values every rule set spells out: 0–100, the hundreds, powers of ten, a few years and the first
     /// part of a year ("neunzehnhundert"). Ordinal rule sets skip 0.
@@ -22,10 +35,24 @@ struct NumberWords: Sendable, Equatable {
     /// Decimals, spelled out by cardinal rule sets only.
     private static let decimals: [Double] = [0.5, 1.5, 2.25, 3.75]
 
-    init(cardinal: Set<String>, ordinal: Set<String>, edges: Set<String>) {
+    init(cardinal: Set<String>, ordinal: Set<String>, edges: Set<String>, answers: [String: Double] = [:],
+         notNumbers: Set<String> = []) {
         self.cardinal = cardinal
         self.ordinal = ordinal
         self.edges = edges
+        self.answers = answers
+        self.notNumbers = notNumbers
+    }
+
+    /// The same words with ICU's parses.
+    func with(answers: [String: Double], notNumbers: Set<String>) -> NumberWords {
+        NumberWords(cardinal: cardinal, ordinal: ordinal, edges: edges, answers: answers, notNumbers: notNumbers)
+    }
+
+    /// The words and answers: the spellings are how they were found, not what was found.
+    static func == (a: NumberWords, b: NumberWords) -> Bool {
+        a.cardinal == b.cardinal && a.ordinal == b.ordinal && a.edges == b.edges && a.answers == b.answers
+            && a.notNumbers == b.notNumbers
     }
 
     /// Asks ICU: every public spell-out rule set of `session`'s locale spells out the values above, and
@@ -47,6 +74,7 @@ struct NumberWords: Sendable, Equatable {
             }
         }
         self.init(cardinal: cardinal, ordinal: ordinal, edges: edges)
+        spellings = Set(spelled.map { String($0.dropFirst(2)) }).sorted()
     }
 }
 
@@ -56,9 +84,17 @@ extension NumberWords {
         w.strings(cardinal.sorted())
         w.strings(ordinal.sorted())
         w.strings(edges.sorted())
+        let asked = answers.keys.sorted()
+        w.strings(asked)
+        for text in asked { w.double(answers[text]!) }
+        w.strings(notNumbers.sorted())
     }
 
     init(reading r: inout BinaryReader) throws {
-        self.init(cardinal: Set(try r.strings()), ordinal: Set(try r.strings()), edges: Set(try r.strings()))
+        let cardinal = Set(try r.strings()), ordinal = Set(try r.strings()), edges = Set(try r.strings())
+        let asked = try r.strings()
+        var answers = [String: Double](minimumCapacity: asked.count)
+        for text in asked { answers[text] = try r.double() }
+        self.init(cardinal: cardinal, ordinal: ordinal, edges: edges, answers: answers, notNumbers: Set(try r.strings()))
     }
 }
