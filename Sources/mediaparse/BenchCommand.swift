@@ -7,6 +7,7 @@ import MediaParseTools
 /// `mediaparse bench`: speed and memory of the parser on a fixed utterance mix, against ICU alone.
 struct Bench: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "bench",
         abstract: "Measure parse rate, latency, start-up and memory (use a release build).",
         discussion: """
             Utterances come from --utterances FILE, else Benchmarks/<locale>.txt (a fixed, committed mix, found in the current folder), else the texts of the locale's corpus (<corpus>/<locale>/*.yaml, --corpus DIR, default Corpus); the first line says which. From a copied binary outside the source tree, give --utterances or --corpus. The floor is ICU alone (matching-form folding plus word breaking, iterator reused) over the same utterances in the same run; the parser's cost is reported as a multiple of it.

@@ -6,6 +6,7 @@ import MediaParseTools
 /// `mediaparse lint`: what a reviewer of a grammar would point out, before it is compiled or measured.
 struct Lint: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "lint",
         abstract: "Check grammar files: long lines, unused or duplicated rules and lists, vague rule names, a mistyped icu_locale.",
         discussion: """
             Checks every locale with grammar sentences (or those given with --locale), built-in grammars with any --grammars folders on top. Each finding is printed as FILE:LINE:COLUMN: message.

@@ -6,6 +6,7 @@ import MediaParseTools
 /// `mediaparse locales`: the locales there are and what their grammars cover.
 struct Locales: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "locales",
         abstract: "List the locales and what each grammar covers.",
         discussion: "With --markdown, prints the table of README.md (run from the source tree, so that Corpus/ is counted)."
     )

@@ -29,6 +29,7 @@ struct CatalogOptions: ParsableArguments {
 /// `mediaparse resolve`: parse each utterance and resolve it against the app's catalogue.
 struct Resolve: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "resolve",
         abstract: "Parse utterances and resolve them against the app's catalogue.",
         discussion: """
             Reads one utterance per line, like the parse command, and writes its result with a "resolution": the items it may mean, best first (the first is the one to play, the rest alternatives), or "notFound": true with the closest "nearMisses". Results that ask for nothing a catalogue holds (commands, "like this song") have no resolution.
@@ -100,6 +101,7 @@ struct CatalogCommand: ParsableCommand {
 
     struct Import: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "import",
             abstract: "Import JSON Lines or CSV rows into a SQLite catalogue (created when missing; an item with the same identifier is replaced).",
             discussion: "Bad rows are reported with file:line and skipped; the others are imported, all in one transaction, so an interrupted import leaves the catalogue as it was."
         )
@@ -141,7 +143,7 @@ struct CatalogCommand: ParsableCommand {
     }
 
     struct Stats: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Count a SQLite catalogue's items by type (JSON).")
+        static let configuration = CommandConfiguration(commandName: "stats", abstract: "Count a SQLite catalogue's items by type (JSON).")
 
         @Argument(help: ArgumentHelp("The SQLite catalogue.", valueName: "catalog.sqlite"))
         var file: String
@@ -164,6 +166,7 @@ extension CatalogCommand {
     /// language's `resolve:` rules).
     struct Keys: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "keys",
             abstract: "Print the name keys of each line of standard input: the words and sound-alike keys resolve compares."
         )
 

@@ -9,6 +9,7 @@ import NIOCore
 /// `mediaparse serve`: the parser as an HTTP service, for tools written in any language.
 struct Serve: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "serve",
         abstract: "Serve the parser over HTTP: POST /parse, POST /resolve, GET /locales, GET /health, and a playground page at GET /.",
         discussion: """
             POST /parse takes {"text": "...", "locale": "de-DE", "alternatives": 2, "explain": false, "userVocabulary": {"mediaPlaylistTitle": ["..."]}} and answers the contract's result; with {"texts": ["...", ...]} instead of "text" it answers an array of results in the same order. Only "text" or "texts" is required. A request's userVocabulary is used for that request alone, in place of --user-vocabulary; the --global-vocabulary is shared by all.

@@ -7,6 +7,7 @@ import MediaParseTools
 /// `mediaparse test`: regression testing of grammars against labelled utterances.
 struct Test: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "test",
         abstract: "Run labelled utterances and report what the grammar gets right and wrong.",
         discussion: """
             PATHS are files or folders (default: --corpus, else Corpus in the current folder). It prints first a summary per locale (passed, failed, time), then each failure with the file:line of its case and a diff of what it expects (-) and what the parser gave (+), the request kinds each language covers, and a last line 'N passed, M failed'. --figures adds precision, recall and F1 per intent and field (shown by default for snips, conll and jsonl sets), --coverage the grammar's sentences, rules and list entries no case exercised.

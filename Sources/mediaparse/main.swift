@@ -5,6 +5,9 @@ import MediaParse
 /// `mediaparse`: the parse command by default (`mediaparse` alone is `mediaparse parse`), and the tools as
 /// sub-commands. Each sub-command has its own options: a root with options of its own would take the
 /// sub-commands' same-named ones (`--locale`, `--app-name` …) for itself.
+///
+/// Every command gives its `commandName`: without it ArgumentParser derives each name from the type's name
+/// (`String(describing:)`) at every start, and that was a seventh of a one-line run's instructions.
 struct MediaParseCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "mediaparse",
@@ -50,6 +53,7 @@ struct MediaParseCommand: ParsableCommand {
 /// `mediaparse [parse]`: utterances from standard input, results to standard output.
 struct Parse: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "parse",
         abstract: "Parse utterances from standard input (the default command)."
     )
 

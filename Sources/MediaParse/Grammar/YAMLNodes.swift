@@ -9,7 +9,10 @@ package struct YAMLFile: @unchecked Sendable {
     package init(path: String, text: String) throws {
         self.path = path
         do {
-            root = try Yams.compose(yaml: text)
+            // The basic resolver tags every scalar a string: our readers convert scalars themselves (`bool`,
+            // `int`, `null` read the text), and the default resolver's regular expressions, compiled at its first
+            // use, were a sixth of a process's start-up.
+            root = try Yams.compose(yaml: text, .basic)
         } catch let error as YamlError {
             throw YAMLFile.grammarError(error, path: path)
         }
