@@ -94,9 +94,6 @@ final class NumberRecognizer: Sendable {
     /// What ICU's spell-out rules write for the locale, as this recogniser was built with it, and ICU's
     /// parses of them.
     let spelled: NumberWords
-    /// ICU's parses kept with the grammar (`NumberWords.answers`), read before asking ICU.
-    private let answers: [String: Double]
-    private let notNumbers: Set<String>
 
     /// - Parameter known: the number words of the locale when a compiled grammar holds them; nil asks ICU.
     /// - Throws: `GrammarError` when a phrase of `forms` is not a valid template.
@@ -115,15 +112,10 @@ final class NumberRecognizer: Sendable {
         // Number words: every word of every public spell-out rule set's rendering of 0-100, the hundreds,
         // powers of ten, a few years and decimals (`NumberWords`), unless the compiled grammar brought them.
         // Ordinal words are those no cardinal rendering uses.
-        let spelled = known ?? NumberWords(session: session, words: words)
+        var spelled = known ?? NumberWords(session: session, words: words)
         // ICU's parse: the compiled grammar's answer, or ICU's (kept, when this is a compile, for the grammar).
-        var answers = known?.answers ?? [:], notNumbers = known?.notNumbers ?? []
         func ask(_ text: String) -> Double? {
-            if let v = answers[text] { return v }
-            if notNumbers.contains(text) { return nil }
-            let v = session.cachedSpelledNumber(text)
-            if known == nil { if let v { answers[text] = v } else { notNumbers.insert(text) } }
-            return v
+            known == nil ? spelled.keepValue(of: text, session: session) : spelled.value(of: text, session: session)
         }
         let cardinal = spelled.cardinal, ordinal = spelled.ordinal, edges = spelled.edges
         // One word: read as another word wherever it stands. Several words: a whole run of number words
@@ -245,9 +237,7 @@ final class NumberRecognizer: Sendable {
                 }
             }
         }
-        self.answers = answers
-        self.notNumbers = notNumbers
-        self.spelled = spelled.with(answers: answers, notNumbers: notNumbers)
+        self.spelled = spelled
     }
 
     /// The word sequences of a phrase template; nil when it holds something other than words, ( | ), [ ] and
@@ -822,9 +812,7 @@ final class NumberRecognizer: Sendable {
     /// ICU's lenient spell-out parse of `text`: the answer kept with the grammar, or ICU's own.
     @inline(__always)
     private func icuValue(_ text: String, session: ICUSession) -> Double? {
-        if let v = answers[text] { return v }
-        if notNumbers.contains(text) { return nil }
-        return session.cachedSpelledNumber(text)
+        spelled.value(of: text, session: session)
     }
 
     /// The text ICU is asked about for a run of number words: touching words joined as written, others with a

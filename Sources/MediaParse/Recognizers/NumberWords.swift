@@ -21,9 +21,9 @@ struct NumberWords: Sendable, Equatable {
     /// What ICU's lenient spell-out parse answered, when the grammar was compiled, for the texts asked then: the
     /// digit characters of the locale and every spelling above, keyed as an utterance's run of those words is
     /// (`NumberRecognizer.runText`).
-    let answers: [String: Double]
+    private(set) var answers: [String: Double]
     /// The texts asked then that ICU reads as no number ("第", "点": words of number phrases).
-    let notNumbers: Set<String>
+    private(set) var notNumbers: Set<String>
     /// The texts the rule sets wrote (not stored: a compile keys and asks them once).
     private(set) var spellings: [String] = []
 
@@ -44,9 +44,21 @@ struct NumberWords: Sendable, Equatable {
         self.notNumbers = notNumbers
     }
 
-    /// The same words with ICU's parses.
-    func with(answers: [String: Double], notNumbers: Set<String>) -> NumberWords {
-        NumberWords(cardinal: cardinal, ordinal: ordinal, edges: edges, answers: answers, notNumbers: notNumbers)
+    /// ICU's lenient spell-out parse of `text`: the answer kept with the grammar, else ICU's own (not kept).
+    @inline(__always)
+    func value(of text: String, session: ICUSession) -> Double? {
+        if let v = answers[text] { return v }
+        if notNumbers.contains(text) { return nil }
+        return session.cachedSpelledNumber(text)
+    }
+
+    /// ICU's parse of `text`, kept with these words: what a compile does, so that parses find the answer.
+    mutating func keepValue(of text: String, session: ICUSession) -> Double? {
+        if let v = answers[text] { return v }
+        if notNumbers.contains(text) { return nil }
+        let v = session.cachedSpelledNumber(text)
+        if let v { answers[text] = v } else { notNumbers.insert(text) }
+        return v
     }
 
     /// The words and answers: the spellings are how they were found, not what was found.
