@@ -143,7 +143,8 @@ def parse_partition(
         app_names=options["app_names"],
         user_vocabulary=options.get("user_vocabulary"),
         binary=binary,
-        extra_args=options["extra_args"],
+        # Spark runs a task per core already: one parsing thread per task, unless the caller said otherwise.
+        extra_args=(options["extra_args"] if "--jobs" in options["extra_args"] else ["--jobs", "1"] + options["extra_args"]),
     ) as parser:
         for line in parser.parse_many_raw(texts()):
             yield waiting.popleft() + result_values(line)

@@ -232,7 +232,8 @@ struct Bench: ParsableCommand {
                 _ = stdout.fileHandleForReading.readDataToEndOfFile()
                 process.waitUntilExit()
             }
-            row("CLI end to end (JSON out, start-up included)", String(format: "%.0f lines/s (%d lines in %.2f s)", Double(lines.count) / t, lines.count, t), ["cliRate": Double(lines.count) / t])
+            let threads = min(ProcessInfo.processInfo.activeProcessorCount, 8)
+            row("CLI end to end (JSON out, start-up included)", String(format: "%.0f lines/s (%d lines in %.2f s, %d threads)", Double(lines.count) / t, lines.count, t, threads), ["cliRate": Double(lines.count) / t])
         }
         if json {
             let data = try JSONSerialization.data(withJSONObject: figures, options: [.sortedKeys])

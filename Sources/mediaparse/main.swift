@@ -70,8 +70,8 @@ struct Parse: ParsableCommand {
     @Flag(help: "Add an \"explain\" object: the sentence that matched, its file:line:column, and what each word did.")
     var explain = false
 
-    @Option(help: ArgumentHelp("Parse on N threads (output keeps the input order).", valueName: "n"))
-    var jobs = 1
+    @Option(help: ArgumentHelp("Parse on N threads (default: one per core; output keeps the input order).", valueName: "n"))
+    var jobs: Int?
 
     @Flag(help: "Show lines done and their rate on standard error while a long batch runs (on a terminal only).")
     var progress = false
@@ -80,7 +80,7 @@ struct Parse: ParsableCommand {
 
     func validate() throws {
         guard alternatives >= 0 else { throw ValidationError("--alternatives takes a number of 0 or more") }
-        guard (1...256).contains(jobs) else { throw ValidationError("--jobs takes a number from 1 to 256") }
+        if let jobs, !(1...256).contains(jobs) { throw ValidationError("--jobs takes a number from 1 to 256") }
     }
 
     func run() throws {
@@ -92,7 +92,9 @@ struct Parse: ParsableCommand {
         let shown = BatchProgress(enabled: progress)
         defer { shown.finish() }
         // Lines are parsed in batches of what has already arrived (one line when input comes slowly, up to
-        // `batchSize` from a file), on `jobs` threads; results are written in input order.
+        // `batchSize` from a file), on `jobs` threads; results are written in input order. A line that comes
+        // alone is parsed on this thread, so a caller that writes a line and waits gets its answer at once.
+        let jobs = self.jobs ?? min(ProcessInfo.processInfo.activeProcessorCount, 8)
         let batchSize = jobs > 1 ? 512 * jobs : 1
         var batch: [InputLine] = []
         func parseBatch() {

@@ -59,3 +59,24 @@ public enum VolumeChange: String, ClosedValue {
 public enum NowPlayingProperty: String, ClosedValue {
     case title, artist, albumTitle
 }
+
+/// A closed value goes into the JSON as its raw text, written straight into the keyed container; a list of
+/// names string by string. Through the generic path Foundation's `JSONEncoder` makes an encoder object for
+/// each value, and a result's enums and lists were a good part of the CLI's time. Internal: the synthesized
+/// coding of this module's types picks these (the more specific overload); the JSON is the same.
+extension KeyedEncodingContainer {
+    mutating func encodeIfPresent<V: ClosedValue>(_ value: V?, forKey key: Key) throws {
+        try encodeIfPresent(value?.rawValue, forKey: key)
+    }
+
+    /// A list of names (`genreNames`, `moodNames`), one string at a time into a nested list.
+    mutating func encodeIfPresent(_ value: [String]?, forKey key: Key) throws {
+        guard let value else { return }
+        var list = nestedUnkeyedContainer(forKey: key)
+        for name in value { try list.encode(name) }
+    }
+
+    mutating func encode(_ value: EncodedEvenWhenNil<MediaIntent>, forKey key: Key) throws {
+        if let intent = value.wrappedValue { try encode(intent.rawValue, forKey: key) } else { try encodeNil(forKey: key) }
+    }
+}

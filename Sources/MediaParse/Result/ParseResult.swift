@@ -107,7 +107,12 @@ public struct Spans: Codable, Sendable, Hashable {
 
     public func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: Key.self)
-        for r in ranges { try c.encode(r.range, forKey: Key(stringValue: r.key)) }
+        // Each offset into a nested list: Foundation's JSONEncoder takes an `[Int]` through its generic path,
+        // some 14,000 instructions a span; the JSON is the same.
+        for r in ranges {
+            var offsets = c.nestedUnkeyedContainer(forKey: Key(stringValue: r.key))
+            for offset in r.range { try offsets.encode(offset) }
+        }
     }
 
     public init(from decoder: Decoder) throws {
