@@ -491,6 +491,9 @@ final class NumberRecognizer: Sendable {
             amounts.append((n.start, n.end + 1, n.value.number ?? 0))
         }
         var durations: [Entity] = []
+        // Durations that end in a number whose unit is left unsaid ("一分三"): never the first of two that add up,
+        // or "一分三十秒" would also read as 一分三 + 十秒, 73 seconds.
+        var unitUnsaid = Set<Int>()
         let joiners = durationJoiners
         for (start, end, amount) in amounts where end < tokens.count {
             for (unit, seconds) in units where matches(unit, tokens, at: end) {
@@ -502,6 +505,7 @@ final class NumberRecognizer: Sendable {
                     let from = joiners.contains(tokens[unitEnd].key) ? unitEnd + 1 : unitEnd
                     for n in numbers where n.start == from {
                         guard let v = n.value.number, v == v.rounded(), (1...59).contains(v) else { continue }
+                        unitUnsaid.insert(durations.count)
                         durations.append(Entity(start: start, end: n.end, kind: .duration,
                                                 value: .number(amount * seconds + v * seconds / 60)))
                     }
@@ -531,7 +535,7 @@ final class NumberRecognizer: Sendable {
         }
         // "one minute thirty seconds", "a minute and ten seconds": consecutive durations add up
         var compound: [Entity] = []
-        for a in durations {
+        for (k, a) in durations.enumerated() where !unitUnsaid.contains(k) {
             for b in durations where b.start == a.end || (b.start == a.end + 1 && joiners.contains(tokens[a.end].key)) {
                 compound.append(Entity(start: a.start, end: b.end, kind: .duration,
                                        value: .number((a.value.number ?? 0) + (b.value.number ?? 0))))
