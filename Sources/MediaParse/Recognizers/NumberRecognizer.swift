@@ -839,14 +839,21 @@ final class NumberRecognizer: Sendable {
     }
 
     /// "nineteen seventy-five", "twenty twenty", "nineteen oh five", "nineteen hundred".
+    ///
+    /// Both halves are numbers from 0 to 100, whose every spelling the compiled grammar keeps with ICU's
+    /// answer (`NumberWords`): they are looked up there, and ICU is not asked about the other cuts of the run
+    /// ("two thousand and"), which cost it as much as a thousand parses of ours each.
     private func spelledYear(_ run: [Token], session: ICUSession) -> Int? {
+        func kept(_ part: ArraySlice<Token>) -> Double? {
+            guard let first = part.first, !yearZeroWords.contains(first.key) else { return nil }
+            return spelled.answers[Self.runText(part, runAliases: runAliases)]
+        }
         for cut in 1..<run.count {
-            guard let century = spelled(run[..<cut], session: session), century == century.rounded(),
-                  (10...20).contains(century) else { continue }
+            guard let century = kept(run[..<cut]), century == century.rounded(), (10...20).contains(century) else { continue }
             var rest = run[cut...]
             var zero = false
             if yearZeroWords.contains(rest.first!.key) { rest = rest.dropFirst(); zero = true }
-            guard !rest.isEmpty, let tail = spelled(rest, session: session), tail == tail.rounded() else { continue }
+            guard !rest.isEmpty, let tail = kept(rest), tail == tail.rounded() else { continue }
             if zero, (1...9).contains(tail) { return Int(century) * 100 + Int(tail) }
             if !zero, (10...99).contains(tail) { return Int(century) * 100 + Int(tail) }
             if !zero, tail == 100 { return Int(century) * 100 }
