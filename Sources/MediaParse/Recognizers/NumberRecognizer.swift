@@ -41,7 +41,9 @@ final class NumberRecognizer: Sendable {
     private let durationJoiners: Set<String>
     private let articlesAsOne: Set<String>
     private let units: [(words: [String], seconds: Double)]
-    private let frequencyBands: Set<String>
+    /// The band words of a radio frequency, each cut into words as an utterance is: "兆赫" is 兆 + 赫 where every
+    /// character is a word, "modulazione di frequenza" three words.
+    private let frequencyBands: [[String]]
     let yearZeroWords: Set<String>
     /// Words that mark the decimal point of a number whose decimals are said one digit at a time ("一点五" =
     /// 1.5 in Japanese, whose spell-out rules ICU writes "一・五").
@@ -160,7 +162,9 @@ final class NumberRecognizer: Sendable {
         articlesAsOne = Set(forms.articlesAsOne)
         let unitList = forms.durationUnits.map { (words($0.text), $0.seconds) }.filter { !$0.0.isEmpty }
         units = unitList
-        frequencyBands = Set(forms.frequencyBands)
+        var bands: [[String]] = []
+        for band in forms.frequencyBands.map(words) where !band.isEmpty && !bands.contains(band) { bands.append(band) }
+        frequencyBands = bands
         stemEndings = forms.stemEndings
         var glued: [(RecognizerKind, GluedForm)] = []
         var phrases: [(RecognizerKind, [PhraseItem], Int)] = []
@@ -474,11 +478,15 @@ final class NumberRecognizer: Sendable {
 
         // Radio frequencies: "89.1 FM", "1010 AM"; the band before the number ("FM 97.4", "调频 97.4"), or
         // glued to it in one word ("FM97.4", "97.4FM": glued forms made from the bands in `init`), both from 50 up (`mayBeFrequency`).
-        for n in numbers where n.end < tokens.count && frequencyBands.contains(tokens[n.end].key) {
-            out.append(Entity(start: n.start, end: n.end + 1, kind: .frequency, value: .text("")))
+        for n in numbers where n.end < tokens.count {
+            for band in frequencyBands where matches(band, tokens, at: n.end) {
+                out.append(Entity(start: n.start, end: n.end + band.count, kind: .frequency, value: .text("")))
+            }
         }
-        for n in numbers where n.start > 0 && frequencyBands.contains(tokens[n.start - 1].key) && Self.mayBeFrequency(n.value.number) {
-            out.append(Entity(start: n.start - 1, end: n.end, kind: .frequency, value: .text("")))
+        for n in numbers where n.start > 0 && Self.mayBeFrequency(n.value.number) {
+            for band in frequencyBands where n.start >= band.count && matches(band, tokens, at: n.start - band.count) {
+                out.append(Entity(start: n.start - band.count, end: n.end, kind: .frequency, value: .text("")))
+            }
         }
 
         // Durations: (number | "a") unit [fraction].
