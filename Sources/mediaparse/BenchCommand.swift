@@ -232,7 +232,7 @@ struct Bench: ParsableCommand {
                 _ = stdout.fileHandleForReading.readDataToEndOfFile()
                 process.waitUntilExit()
             }
-            let threads = min(ProcessInfo.processInfo.activeProcessorCount, 8)
+            let threads = Parse.defaultJobs  // the CLI runs with its default `--jobs`
             row("CLI end to end (JSON out, start-up included)", String(format: "%.0f lines/s (%d lines in %.2f s, %d threads)", Double(lines.count) / t, lines.count, t, threads), ["cliRate": Double(lines.count) / t])
         }
         if json {

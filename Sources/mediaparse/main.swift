@@ -73,6 +73,9 @@ struct Parse: ParsableCommand {
     @Option(help: ArgumentHelp("Parse on N threads (default: one per core; output keeps the input order).", valueName: "n"))
     var jobs: Int?
 
+    /// Threads when `--jobs` is not given: one per core, at most 8.
+    static var defaultJobs: Int { min(ProcessInfo.processInfo.activeProcessorCount, 8) }
+
     @Flag(help: "Show lines done and their rate on standard error while a long batch runs (on a terminal only).")
     var progress = false
 
@@ -94,7 +97,7 @@ struct Parse: ParsableCommand {
         // Lines are parsed in batches of what has already arrived (one line when input comes slowly, up to
         // `batchSize` from a file), on `jobs` threads; results are written in input order. A line that comes
         // alone is parsed on this thread, so a caller that writes a line and waits gets its answer at once.
-        let jobs = self.jobs ?? min(ProcessInfo.processInfo.activeProcessorCount, 8)
+        let jobs = self.jobs ?? Self.defaultJobs
         let batchSize = jobs > 1 ? 512 * jobs : 1
         var batch: [InputLine] = []
         func parseBatch() {

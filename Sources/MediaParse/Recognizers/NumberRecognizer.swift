@@ -403,7 +403,7 @@ final class NumberRecognizer: Sendable {
                             out.append(Entity(start: start, end: end, kind: .year, value: yearRange(Int(value))))
                         }
                     }
-                    if end - start >= 2, let year = spelledYear(Array(run), session: session) {
+                    if end - start >= 2, let year = spelledYear(Array(run)) {
                         out.append(Entity(start: start, end: end, kind: .year, value: yearRange(year)))
                     }
                 }
@@ -851,10 +851,10 @@ final class NumberRecognizer: Sendable {
     /// Both halves are numbers from 0 to 100, whose every spelling the compiled grammar keeps with ICU's
     /// answer (`NumberWords`): they are looked up there, and ICU is not asked about the other cuts of the run
     /// ("two thousand and"), which cost it as much as a thousand parses of ours each.
-    private func spelledYear(_ run: [Token], session: ICUSession) -> Int? {
+    private func spelledYear(_ run: [Token]) -> Int? {
         func kept(_ part: ArraySlice<Token>) -> Double? {
             guard let first = part.first, !yearZeroWords.contains(first.key) else { return nil }
-            return spelled.answers[Self.runText(part, runAliases: runAliases)]
+            return spelled.kept(Self.runText(part, runAliases: runAliases)) ?? nil
         }
         for cut in 1..<run.count {
             guard let century = kept(run[..<cut]), century == century.rounded(), (10...20).contains(century) else { continue }

@@ -44,18 +44,22 @@ struct NumberWords: Sendable, Equatable {
         self.notNumbers = notNumbers
     }
 
+    /// The answer kept for `text`: a number, no number (`.some(nil)`), or nil when `text` was not asked.
+    @inline(__always)
+    func kept(_ text: String) -> Double?? {
+        if let v = answers[text] { return v }
+        return notNumbers.contains(text) ? .some(nil) : nil
+    }
+
     /// ICU's lenient spell-out parse of `text`: the answer kept with the grammar, else ICU's own (not kept).
     @inline(__always)
     func value(of text: String, session: ICUSession) -> Double? {
-        if let v = answers[text] { return v }
-        if notNumbers.contains(text) { return nil }
-        return session.cachedSpelledNumber(text)
+        kept(text) ?? session.cachedSpelledNumber(text)
     }
 
     /// ICU's parse of `text`, kept with these words: what a compile does, so that parses find the answer.
     mutating func keepValue(of text: String, session: ICUSession) -> Double? {
-        if let v = answers[text] { return v }
-        if notNumbers.contains(text) { return nil }
+        if let answer = kept(text) { return answer }
         let v = session.cachedSpelledNumber(text)
         if let v { answers[text] = v } else { notNumbers.insert(text) }
         return v
