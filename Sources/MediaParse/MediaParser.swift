@@ -28,6 +28,11 @@ public final class MediaParser: Sendable {
     let runtime: LanguageRuntime
     /// What utterances may leave out or add (from the profile), prepared for the matcher.
     let tolerance: Tolerance
+    /// The matcher of a parse that asks for at most one alternative (made once: it holds the grammar's
+    /// tables, and taking them costs a retain each).
+    let matcher: Matcher
+    /// The matchers' memory of earlier parses, one set per thread parsing at the moment.
+    let matchBuffers = Locked<[MatchBuffers]>([])
     var tokenizer: Tokenizer { runtime.tokenizer }
     var numbers: NumberRecognizer { runtime.numbers }
     /// The day "this year", "last year" and "two years ago" count from; nil: the day of each parse.
@@ -154,6 +159,7 @@ public final class MediaParser: Sendable {
                 .compactMap { grammar.wordIDs[$0] }
         }
         self.tolerance = tolerance
+        self.matcher = Matcher(grammar: grammar, beam: Self.beam(alternatives: 0), tolerance: tolerance)
         self.vocabulary = VocabularyStore(runtime: runtime)
     }
 
@@ -183,6 +189,9 @@ public final class MediaParser: Sendable {
         let a = grammar.automaton
         return (a.count, a.wordKeys.count, a.slotIDs.count, 0, grammar.sentences.count)
     }
+
+    /// Partial readings the matcher keeps per state and position: enough for the alternatives asked.
+    static func beam(alternatives: Int) -> Int { max(4, alternatives + 3) }
 
     /// The list the grammar uses for app names.
     static let appListName = "app"
@@ -252,15 +261,23 @@ public final class MediaParser: Sendable {
             }
             return $0.value.description < $1.value.description
         }
-        let matcher = Matcher(grammar: grammar, beam: max(4, alternatives + 3), tolerance: tolerance)
+        let beam = Self.beam(alternatives: alternatives)
+        let matcher = beam == self.matcher.beam ? self.matcher : Matcher(grammar: grammar, beam: beam, tolerance: tolerance)
         var input = matcher.prepare(utterance, entities: sortedEntities, vocabulary: hits.sorted { $0.start < $1.start })
         if !callerNames.isEmpty {
             callerNames.addHits(to: &input, keys: utterance.tokens.map(\.key))
             input.callerNames = callerNames
         }
-        var steps: [Step] = []
+        var buffers = matchBuffers.withLock { $0.popLast() } ?? MatchBuffers()
+        var steps = buffers.steps
+        buffers.steps = []
+        steps.removeAll(keepingCapacity: true)
         steps.reserveCapacity(256)
-        let candidates = Ranking.order(matcher.match(input, steps: &steps), grammar: grammar, steps: steps,
+        defer {
+            buffers.steps = steps
+            matchBuffers.withLock { if $0.count < 64 { $0.append(buffers) } }
+        }
+        let candidates = Ranking.order(matcher.match(input, steps: &steps, buffers: &buffers), grammar: grammar, steps: steps,
                                        pauses: Ranking.pauses(in: utterance))
         let builder = ReadingBuilder(grammar: grammar)
         var readings: [ReadingBuilder.Reading] = []

@@ -117,9 +117,9 @@ struct CallReadings {
     var ranges: [Range<Int>] = []
     var readings: [CallReading] = []
     var steps: [Step] = []
-    let positions: Int
+    private(set) var positions: Int
     /// 64-bit words per position in `startable`.
-    let words: Int
+    private(set) var words: Int
     static let none: Int32 = -2
 
     /// Per position, a bit per call that may begin there (`calls.count` bits a position), found when first asked.
@@ -138,8 +138,8 @@ struct CallReadings {
 
     private mutating func findStartable(_ call: Int, at position: Int, input: borrowing MatchInput, grammar: CompiledGrammar) -> Bool {
         if startableKnown.isEmpty {
-            startableKnown = [Bool](repeating: false, count: positions)
-            startable = [UInt64](repeating: 0, count: positions * words)
+            startableKnown.append(contentsOf: repeatElement(false, count: positions))
+            startable.append(contentsOf: repeatElement(0, count: positions * words))
         }
         let base = position * words
         if !startableKnown[position] {
@@ -173,6 +173,31 @@ struct CallReadings {
         self.positions = positions
         words = (calls + 63) / 64
     }
+
+    /// Empty, for an utterance of `positions` positions, keeping the memory of the last one.
+    mutating func reset(calls: Int, positions: Int) {
+        index.removeAll(keepingCapacity: true)
+        index.append(contentsOf: repeatElement(-1, count: calls * positions))
+        ranges.removeAll(keepingCapacity: true)
+        readings.removeAll(keepingCapacity: true)
+        steps.removeAll(keepingCapacity: true)
+        startable.removeAll(keepingCapacity: true)
+        startableKnown.removeAll(keepingCapacity: true)
+        self.positions = positions
+        words = (calls + 63) / 64
+    }
+}
+
+/// What one parse's matching allocates, kept for the next parse on the same thread (`MediaParser` keeps a
+/// few): made anew for every utterance, these arrays' allocation, clearing and release were about a tenth
+/// of a parse. A buffer's content never outlives its parse; only its memory does.
+struct MatchBuffers {
+    var chart: Chart?
+    var calls: CallReadings?
+    var pending: [[PendingCall]] = []
+    var listHere: [UInt64] = []
+    var scratch: [Path] = []
+    var steps: [Step] = []
 }
 
 /// A full reading: a sentence of the grammar matched the whole utterance this way.
@@ -186,7 +211,7 @@ struct Candidate {
 /// to `beam` paths best first, and per position a chain of its entries in the order they were reached
 /// (so the search visits states in the same order every run, whatever the hashing).
 struct Chart {
-    let beam: Int
+    private(set) var beam: Int
     /// Open addressing on (position, state): keys and entry numbers, a power of two long, at most half full.
     private var keys: [Int64]
     private var values: [Int32]
@@ -199,7 +224,7 @@ struct Chart {
     }
     private var entries: [EntryInfo] = []
     /// An entry's paths before any is stored, appended at once when an entry is made.
-    private let blank: [Path]
+    private var blank: [Path]
     private var tail: [Int32]
     private(set) var head: [Int32]
     private(set) var paths: [Path] = []
@@ -213,6 +238,28 @@ struct Chart {
         paths.reserveCapacity(64 * beam)
         entries.reserveCapacity(64)
         blank = [Path](repeating: Path(rank: Rank(), step: -1), count: beam)
+    }
+
+    /// Empty, for an utterance of `positions` positions and `beam` paths an entry, keeping the memory of
+    /// the last one (a table grown past 1,024 keys for a long utterance starts small again).
+    mutating func reset(positions: Int, beam: Int) {
+        if beam != self.beam {
+            self.beam = beam
+            blank = [Path](repeating: Path(rank: Rank(), step: -1), count: beam)
+        }
+        head.removeAll(keepingCapacity: true)
+        head.append(contentsOf: repeatElement(-1, count: positions))
+        tail.removeAll(keepingCapacity: true)
+        tail.append(contentsOf: repeatElement(-1, count: positions))
+        if keys.count > 1024 {
+            keys = [Int64](repeating: -1, count: 256)
+            values = [Int32](repeating: 0, count: 256)
+        } else if used > 0 {
+            keys.withUnsafeMutableBufferPointer { $0.update(repeating: -1) }
+        }
+        used = 0
+        entries.removeAll(keepingCapacity: true)
+        paths.removeAll(keepingCapacity: true)
     }
 
     @inline(__always)
@@ -400,9 +447,45 @@ struct Matcher {
         return input
     }
 
-    func match(_ input: MatchInput, steps: inout [Step]) -> [Candidate] {
+    /// The full readings of `input`, their steps appended to `steps`; `buffers` lends the memory of the
+    /// last parse on this thread and gets it back.
+    func match(_ input: MatchInput, steps: inout [Step], buffers: inout MatchBuffers) -> [Candidate] {
         let n = input.wordIDs.count
-        var chart = Chart(positions: n + 1, beam: beam)
+        var chart: Chart
+        if var reused = buffers.chart.take() {
+            reused.reset(positions: n + 1, beam: beam)
+            chart = reused
+        } else {
+            chart = Chart(positions: n + 1, beam: beam)
+        }
+        var calls: CallReadings
+        if var reused = buffers.calls.take() {
+            reused.reset(calls: grammar.calls.count, positions: n + 1)
+            calls = reused
+        } else {
+            calls = CallReadings(calls: grammar.calls.count, positions: n + 1)
+        }
+        var pending = buffers.pending
+        buffers.pending = []
+        if grammar.calls.count > 0 {
+            for i in pending.indices { pending[i].removeAll(keepingCapacity: true) }
+            if pending.count > n + 1 { pending.removeLast(pending.count - (n + 1)) }
+            while pending.count < n + 1 { pending.append([]) }
+        } else {
+            pending.removeAll(keepingCapacity: true)
+        }
+        var scratch = buffers.scratch
+        buffers.scratch = []
+        scratch.removeAll(keepingCapacity: true)
+        var listHere = buffers.listHere
+        buffers.listHere = []
+        defer {
+            buffers.chart = chart
+            buffers.calls = calls
+            buffers.pending = pending
+            buffers.scratch = scratch
+            buffers.listHere = listHere
+        }
         let first = chart.entry(0, 0)
         chart.insert(Path(rank: Rank(), step: -1), in: first, at: 0)
         if grammar.beforeStart >= 0 {
@@ -410,17 +493,14 @@ struct Matcher {
         }
         let layered = grammar.beforeStart >= 0 || grammar.afterStart >= 0
         var candidates: [Candidate] = []
-        var scratch: [Path] = []
-        scratch.reserveCapacity(beam)
-        var calls = CallReadings(calls: grammar.calls.count, positions: n + 1)
-        var pending = grammar.calls.count == 0 ? [] : [[PendingCall]](repeating: [], count: n + 1)
 
         // Per position, a bit per list with an entry starting there: most list edges have none, and one bit
         // tells (where a search of the hits cost a tenth of matching).
         var maxList: Int32 = -1
         for hits in input.listHits { for hit in hits where hit.list > maxList { maxList = hit.list } }
         let listWords = Int(maxList + 64) / 64
-        var listHere = [UInt64](repeating: 0, count: (n + 1) * listWords)
+        listHere.removeAll(keepingCapacity: true)
+        listHere.append(contentsOf: repeatElement(0, count: (n + 1) * listWords))
         for (position, hits) in input.listHits.enumerated() {
             for hit in hits { listHere[position * listWords + Int(hit.list) >> 6] |= 1 << UInt64(hit.list & 63) }
         }
@@ -600,7 +680,7 @@ struct Matcher {
                     enterCall(call.path, call: Int(call.call), reading: calls.readings[Int(call.reading)],
                               calls: calls, target: call.target, entry: &entry, chart: &chart, steps: &steps)
                 }
-                pending[position] = []
+                pending[position].removeAll(keepingCapacity: true)
             }
         }
         return candidates

@@ -3,6 +3,22 @@
 /// read from these). Each case's raw value is its JSON string, so the JSON is the contract's.
 public protocol ClosedValue: RawRepresentable, CaseIterable, Codable, Hashable, Sendable where RawValue == String {}
 
+/// An object of the result's JSON (`MediaSearch`, `Target`, `Spans` …): optional ones are written through
+/// the keyed container's overloads below, which skip an absent one at once.
+protocol ResultPart: Encodable {}
+
+extension DateRange: ResultPart {}
+extension MediaSearch: ResultPart {}
+extension MediaDestination: ResultPart {}
+extension Target: ResultPart {}
+extension VocabularyUse: ResultPart {}
+extension Explanation: ResultPart {}
+extension Explanation.Word: ResultPart {}
+extension Spans: ResultPart {}
+extension ParseResult: ResultPart {}
+extension Resolution: ResultPart {}
+extension ResolvedItem: ResultPart {}
+
 extension ClosedValue {
     /// Every value's JSON string.
     static var names: Set<String> { Set(allCases.map(\.rawValue)) }
@@ -74,6 +90,18 @@ extension KeyedEncodingContainer {
         guard let value else { return }
         var list = nestedUnkeyedContainer(forKey: key)
         for name in value { try list.encode(name) }
+    }
+
+    /// A part of a result (`ResultPart`) that is absent costs nothing: the generic `encodeIfPresent` passes
+    /// even a nil through the container's box and instantiates type metadata on the way, and most of a
+    /// result's parts are absent (a few thousand instructions a line). Present, it is encoded as before.
+    mutating func encodeIfPresent<T: ResultPart>(_ value: T?, forKey key: Key) throws {
+        if let value { try encode(value, forKey: key) }
+    }
+
+    /// A list of result parts (`vocabulary`, `alternatives`, `items`): the same, for lists.
+    mutating func encodeIfPresent<T: ResultPart>(_ value: [T]?, forKey key: Key) throws {
+        if let value { try encode(value, forKey: key) }
     }
 
     mutating func encode(_ value: EncodedEvenWhenNil<MediaIntent>, forKey key: Key) throws {
