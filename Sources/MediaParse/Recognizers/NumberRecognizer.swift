@@ -351,16 +351,19 @@ final class NumberRecognizer: Sendable {
     /// - Parameter thisYear: the year "this year" and "last year" count from (the year of the day the request
     ///   is parsed); nil finds no such phrase (names and titles, where "last year" is words).
     func recognize(_ original: [Token], session: ICUSession, thisYear: @autoclosure () -> Int? = nil) -> [Entity] {
-        let tokens = aliases.isEmpty ? original : original.map { t -> Token in
-            var copy = t
-            if let alias = aliases[t.key] { copy.key = alias } else if let compound = compoundAlias(t.key) { copy.key = compound }
-            return copy
+        let quickCheck = !yearsDigitByDigit && decimalWords.isEmpty
+        // What each word alone tells (its alias, whether a number may begin with it), one look-up a word.
+        let facts = quickCheck || !aliases.isEmpty
+            ? original.map { t in session.cachedNumberFacts(t.key) { self.facts(of: t.key, session: session) } } : []
+        var tokens = original
+        if !aliases.isEmpty {
+            for i in tokens.indices { if let alias = facts[i].alias { tokens[i].key = alias } }
         }
         // Most requests hold no number: one look at each word tells, before the passes below look at every
         // word again, each for its own forms.
-        if !yearsDigitByDigit, decimalWords.isEmpty {
+        if quickCheck {
             var mayHoldOne = false
-            for (i, token) in tokens.enumerated() where mayBegin(token, next: i + 1 < tokens.count ? tokens[i + 1].key : nil, session: session) {
+            for i in tokens.indices where mayBegin(tokens[i], facts: facts[i], next: i + 1 < tokens.count ? tokens[i + 1].key : nil) {
                 mayHoldOne = true
                 break
             }
@@ -557,26 +560,50 @@ final class NumberRecognizer: Sendable {
         return all.filter { ($0.value.number?.isFinite ?? true) && seen.insert($0).inserted }
     }
 
+    /// What a word alone tells the recogniser: the number word it stands for (an alias, or a compound with
+    /// an alias for its first part), and, of that word, whether a number may begin with it and whether it
+    /// is the first of a two-word start. A function of the word only, so a session remembers it.
+    func facts(of key: String, session: ICUSession) -> NumberWordFacts {
+        let alias = aliases.isEmpty ? nil : aliases[key] ?? compoundAlias(key)
+        let word = alias ?? key
+        var begins = false
+        if let first = word.utf8.first, first >= 0x30 && first <= 0x39 {
+            begins = true
+        } else if !glued.isEmpty, mayBeGlued(key: word) {
+            begins = true
+        } else if firstWords.contains(word) {
+            begins = true
+        } else {
+            begins = isNumberWord(word, session: session)
+        }
+        return NumberWordFacts(alias: alias, mayBegin: begins, startsPair: pairStarts.contains(word))
+    }
+
     /// May `token` begin something this recogniser reads: digits, a glued form, a number word, or the first word
     /// of a fraction, a unit or a year counted from this one? Every reading of `recognize` begins with one of
-    /// these (phrases, speeds, frequencies and the rest are built on a number or a unit).
-    private func mayBegin(_ token: Token, next: String?, session: ICUSession) -> Bool {
-        if let first = token.key.utf8.first, first >= 0x30 && first <= 0x39 { return true }
-        if !glued.isEmpty, mayBeGlued(token) { return true }
-        if firstWords.contains(token.key) { return true }
-        if let next, pairStarts.contains(token.key), firstPairs.contains(token.key + " " + next) { return true }
-        return isNumberWord(token.key, session: session)
+    /// these (phrases, speeds, frequencies and the rest are built on a number or a unit). `facts`: the
+    /// token's word alone (`facts(of:)`).
+    private func mayBegin(_ token: Token, facts: NumberWordFacts, next: String?) -> Bool {
+        if facts.mayBegin { return true }
+        if !glued.isEmpty, !token.trailing.isEmpty || token.trailingEnd > token.end { return true }
+        if let next, facts.startsPair, firstPairs.contains(token.key + " " + next) { return true }
+        return false
     }
 
     /// A quick check before `gluedEntities`: could the token (with its signs, or the word touching it) be
     /// one of the glued forms? Digit forms need a digit; the others need a form's last letters.
     @inline(__always)
     private func mayBeGlued(_ token: Token) -> Bool {
-        if token.key.utf8.contains(where: { $0 >= 0x30 && $0 <= 0x39 }) { return true }
         if !token.trailing.isEmpty || token.trailingEnd > token.end { return true }
-        guard wordForms, let last = token.key.utf8.last, gluedLastBytes.contains(last) else { return false }
-        return gluedEndings.contains { token.key.utf8.reversed().starts(with: $0.utf8.reversed()) }
-            && gluedBeginnings.contains { token.key.utf8.starts(with: $0.utf8) }
+        return mayBeGlued(key: token.key)
+    }
+
+    /// `mayBeGlued` for the word alone, without the signs after it.
+    private func mayBeGlued(key: String) -> Bool {
+        if key.utf8.contains(where: { $0 >= 0x30 && $0 <= 0x39 }) { return true }
+        guard wordForms, let last = key.utf8.last, gluedLastBytes.contains(last) else { return false }
+        return gluedEndings.contains { key.utf8.reversed().starts(with: $0.utf8.reversed()) }
+            && gluedBeginnings.contains { key.utf8.starts(with: $0.utf8) }
     }
 
     /// Entities of the glued forms a token is: "80er", "3rd", "x1,5", "seventies", "3." (a sign after digits).
@@ -876,4 +903,15 @@ final class NumberRecognizer: Sendable {
     private func yearRange(_ year: Int) -> SlotValue {
         .dateRange(start: String(format: "%04d-01-01", year), end: String(format: "%04d-12-31", year))
     }
+}
+
+/// What the number recogniser tells of a word alone (`NumberRecognizer.facts(of:session:)`).
+struct NumberWordFacts: Sendable {
+    /// The number word the word stands for, when it is an alias ("a" for "one") or a compound that starts with
+    /// one; nil when it stands for itself.
+    var alias: String?
+    /// A number reading may begin with the word (of the alias, when there is one).
+    var mayBegin: Bool
+    /// The word is the first of a two-word start ("a quarter", "in a", `firstPairs`).
+    var startsPair: Bool
 }

@@ -107,6 +107,18 @@ package final class ICUSession: @unchecked Sendable {
         return entities
     }
 
+    private var numberFactsCache: [String: NumberWordFacts] = [:]
+
+    /// What the number recogniser tells of a word alone (`NumberRecognizer.facts(of:)`), remembered for
+    /// this session: one look-up a word, where the facts themselves take several.
+    func cachedNumberFacts(_ word: String, _ make: () -> NumberWordFacts) -> NumberWordFacts {
+        if let hit = numberFactsCache[word] { return hit }
+        let facts = make()
+        if numberFactsCache.count > 16_384 { numberFactsCache.removeAll(keepingCapacity: true) }
+        numberFactsCache[word] = facts
+        return facts
+    }
+
     /// The matching form of a word `make` computes, remembered for this session.
     func cachedKey(_ word: String, _ make: () -> String) -> String {
         if let hit = keyCache[word] { return hit }
