@@ -41,7 +41,11 @@ struct Path: Sendable {
 /// What a locale lets an utterance leave out or add (`skip_words`, `optional_words`, `extra_words`), for
 /// the matcher: skip phrases in matching form, the grammar's IDs of the optional words.
 struct Tolerance: Sendable {
-    var skipPhrases: [[String]] = []
+    var skipPhrases: [[String]] = [] {
+        didSet { skipPhrasesByFirstWord = Dictionary(grouping: skipPhrases.indices) { skipPhrases[$0][0] } }
+    }
+    /// The skip phrases (indexes into `skipPhrases`, in order) by their first word: one look-up a word.
+    private(set) var skipPhrasesByFirstWord: [String: [Int]] = [:]
     /// Optional words, looked up in the automaton where a reading stands (no locale sets any today; a table
     /// per state made at start-up would read every state of the grammar).
     var optionalWordIDs: [Int32] = []
@@ -121,6 +125,9 @@ struct CallReadings {
     /// 64-bit words per position in `startable`.
     private(set) var words: Int
     static let none: Int32 = -2
+
+    /// The steps of the reading being walked (`Matcher.walkCall`), kept between walks for its memory.
+    var spareTrail: [Step] = []
 
     /// Per position, a bit per call that may begin there (`calls.count` bits a position), found when first asked.
     var startable: [UInt64] = []
@@ -216,6 +223,8 @@ struct Chart {
     private var keys: [Int64]
     private var values: [Int32]
     private var used = 0
+    /// The slots of `keys` in use, so that a reset clears those only.
+    private var usedSlots: [Int32] = []
     /// Per entry: its state, how many paths it holds, the next entry of its position (-1 at the last).
     private struct EntryInfo {
         var state: Int32
@@ -254,9 +263,10 @@ struct Chart {
         if keys.count > 1024 {
             keys = [Int64](repeating: -1, count: 256)
             values = [Int32](repeating: 0, count: 256)
-        } else if used > 0 {
-            keys.withUnsafeMutableBufferPointer { $0.update(repeating: -1) }
+        } else {
+            for i in usedSlots { keys[Int(i)] = -1 }
         }
+        usedSlots.removeAll(keepingCapacity: true)
         used = 0
         entries.removeAll(keepingCapacity: true)
         paths.removeAll(keepingCapacity: true)
@@ -272,11 +282,13 @@ struct Chart {
         keys = [Int64](repeating: -1, count: oldKeys.count * 2)
         values = [Int32](repeating: 0, count: oldKeys.count * 2)
         let mask = keys.count - 1
+        usedSlots.removeAll(keepingCapacity: true)
         for (k, v) in zip(oldKeys, oldValues) where k >= 0 {
             var i = Self.hash(k) & mask
             while keys[i] >= 0 { i = (i + 1) & mask }
             keys[i] = k
             values[i] = v
+            usedSlots.append(Int32(i))
         }
     }
 
@@ -295,6 +307,7 @@ struct Chart {
         let e = Int32(entries.count)
         keys[i] = key
         values[i] = e
+        usedSlots.append(Int32(i))
         used += 1
         if used * 2 > keys.count { grow() }
         entries.append(EntryInfo(state: state, count: 0, next: -1))
@@ -429,9 +442,12 @@ struct Matcher {
         if !tolerance.skipPhrases.isEmpty {
             input.skipAt = [[Int]](repeating: [], count: tokens.count + 1)
             for start in 0..<tokens.count {
-                for phrase in tolerance.skipPhrases where start + phrase.count <= tokens.count
-                    && phrase.indices.allSatisfy({ sameKey(tokens[start + $0].key, phrase[$0]) }) {
-                    input.skipAt[start].append(phrase.count)
+                guard let phrases = tolerance.skipPhrasesByFirstWord[tokens[start].key] else { continue }
+                for k in phrases {
+                    let phrase = tolerance.skipPhrases[k]
+                    if start + phrase.count <= tokens.count, phrase.indices.allSatisfy({ sameKey(tokens[start + $0].key, phrase[$0]) }) {
+                        input.skipAt[start].append(phrase.count)
+                    }
                 }
             }
         }
@@ -750,9 +766,12 @@ struct Matcher {
         if calls.index[key] >= 0 { return calls.ranges[Int(calls.index[key])] }
         if calls.index[key] == CallReadings.none { return 0..<0 }
         let first = calls.readings.count
-        var trail: [Step] = []
+        var trail = calls.spareTrail
+        calls.spareTrail = []
+        trail.removeAll(keepingCapacity: true)
         trail.reserveCapacity(16)
         walkCall(call, callStarts[call], position, 0, first: first, input: input, trail: &trail, calls: &calls)
+        calls.spareTrail = trail
         if calls.readings.count == first {
             calls.index[key] = CallReadings.none
             return 0..<0
