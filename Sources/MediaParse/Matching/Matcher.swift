@@ -232,11 +232,11 @@ struct Chart {
         var next: Int32
     }
     private var entries: [EntryInfo] = []
-    /// An entry's paths before any is stored, appended at once when an entry is made.
-    private var blank: [Path]
     private var tail: [Int32]
     private(set) var head: [Int32]
-    private(set) var paths: [Path] = []
+    /// The entries' paths, `beam` places an entry (entry `e` from `e * beam`), the first `count` of them
+    /// in use; more places than entries, made in bulk and kept between parses.
+    private(set) var paths: [Path]
 
     init(positions: Int, beam: Int) {
         self.beam = beam
@@ -244,18 +244,14 @@ struct Chart {
         tail = head
         keys = [Int64](repeating: -1, count: 256)
         values = [Int32](repeating: 0, count: 256)
-        paths.reserveCapacity(64 * beam)
+        paths = [Path](repeating: Path(rank: Rank(), step: -1), count: 64 * beam)
         entries.reserveCapacity(64)
-        blank = [Path](repeating: Path(rank: Rank(), step: -1), count: beam)
     }
 
     /// Empty, for an utterance of `positions` positions and `beam` paths an entry, keeping the memory of
     /// the last one (a table grown past 1,024 keys for a long utterance starts small again).
     mutating func reset(positions: Int, beam: Int) {
-        if beam != self.beam {
-            self.beam = beam
-            blank = [Path](repeating: Path(rank: Rank(), step: -1), count: beam)
-        }
+        self.beam = beam
         head.removeAll(keepingCapacity: true)
         head.append(contentsOf: repeatElement(-1, count: positions))
         tail.removeAll(keepingCapacity: true)
@@ -269,7 +265,7 @@ struct Chart {
         usedSlots.removeAll(keepingCapacity: true)
         used = 0
         entries.removeAll(keepingCapacity: true)
-        paths.removeAll(keepingCapacity: true)
+        // `paths` keeps its places: an entry's count says how many of them hold paths.
     }
 
     @inline(__always)
@@ -313,7 +309,11 @@ struct Chart {
         entries.append(EntryInfo(state: state, count: 0, next: -1))
         if tail[position] >= 0 { entries[Int(tail[position])].next = e } else { head[position] = e }
         tail[position] = e
-        paths.append(contentsOf: blank)
+        // Places for the entry's paths, made in bulk (never read before they are written).
+        let needed = (Int(e) + 1) * beam
+        if paths.count < needed {
+            paths.append(contentsOf: repeatElement(Path(rank: Rank(), step: -1), count: max(needed - paths.count, paths.count)))
+        }
         return Int(e)
     }
 
@@ -379,6 +379,11 @@ struct Matcher {
     private let slotPlans: [SlotPlan]
     private let slotBits: [UInt32]
     private let slotIsList: [Bool]
+    private let sentenceModifier: [ModifierSide?]
+    private let slotExclusions: [[UInt64]]
+    private let slotAloneExclusions: [[UInt64]]
+    private let continuationStart: Int32Table
+    private let continuationList: Int32Table
 
     init(grammar: CompiledGrammar, beam: Int, tolerance: Tolerance = Tolerance()) {
         self.grammar = grammar
@@ -390,6 +395,11 @@ struct Matcher {
         slotPlans = grammar.slotPlans
         slotBits = grammar.slotBits
         slotIsList = grammar.slotIsList
+        sentenceModifier = grammar.sentenceModifier
+        slotExclusions = grammar.slotExclusions
+        slotAloneExclusions = grammar.slotAloneExclusions
+        continuationStart = grammar.continuationStart
+        continuationList = grammar.continuationList
     }
 
     func prepare(_ utterance: Utterance, entities: [Entity], vocabulary: [VocabularyHit] = []) -> MatchInput {
@@ -542,7 +552,7 @@ struct Matcher {
                 if position == n {
                     for a in automaton.acceptRange(u) {
                         let sentence = automaton.accepts[a]
-                        switch grammar.sentenceModifier[Int(sentence)] {
+                        switch sentenceModifier[Int(sentence)] {
                         case nil:
                             for p in scratch where !p.restricted {
                                 candidates.append(Candidate(sentence: sentence, rank: p.rank, step: p.step))
@@ -653,11 +663,11 @@ struct Matcher {
                             // Free text may end only where the target can go on: a target with no slot edge
                             // needs the next word to be one of its words, or the utterance to end where it
                             // accepts (the other ends would die there, so they are not stored).
-                            let layerNext = grammar.layerContinuations(target)
+                            let layerNext = continuationList[Int(continuationStart[Int(target)])..<Int(continuationStart[Int(target) + 1])]
                             var onlyWords = startsWithWordsOnly(target)
                             for state in layerNext where onlyWords { onlyWords = startsWithWordsOnly(state) }
-                            let exclude = grammar.slotExclusions[Int(slot)]
-                            let alone = grammar.slotAloneExclusions[Int(slot)]
+                            let exclude = slotExclusions[Int(slot)]
+                            let alone = slotAloneExclusions[Int(slot)]
                             // Is every word so far one the free text may not consist of alone?
                             var onlyAlone = !alone.isEmpty
                             var end = position
@@ -918,7 +928,7 @@ struct Matcher {
             let range = chart.pathRange(e)
             for a in automaton.acceptRange(chart.state(e)) {
                 let s = automaton.accepts[a]
-                switch grammar.sentenceModifier[Int(s)] {
+                switch sentenceModifier[Int(s)] {
                 case .before?:
                     for i in range where !chart.path(i).restricted {
                         move(chart.path(i), to: 0, at: position, chart: &chart)
