@@ -126,6 +126,8 @@ struct ReadingBuilder {
                 continue
             }
             if values[field] != nil { return nil }
+            // A number the contract does not allow in the field: not a reading of the request.
+            if let allowed = field.allowedNumbers, case let .number(n) = value, !allowed.contains(n) { return nil }
             values[field] = value
             spans[field] = utterance.span(tokens: range)
         }

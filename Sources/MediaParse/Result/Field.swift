@@ -79,6 +79,18 @@ public enum Field: String, Sendable, CaseIterable, Hashable {
 
     /// The kind of value the field holds.
     enum Kind { case text, number, flag, dateRange }
+    /// The numbers a number field may hold, when the contract bounds them: a volume is 0-100, so a reading
+    /// that makes "103.3" a volume ("metti la radio sul 103.3") gives way to the next one; a speed is a
+    /// quarter to four times. Nil: unbounded.
+    var allowedNumbers: ClosedRange<Double>? {
+        switch self {
+        case .volume, .volumeStep: return 0...100
+        // Players play from a quarter to four times the normal speed: "mets à vingt" is no rate.
+        case .playbackSpeed, .playbackRate: return 0.25...4
+        default: return nil
+        }
+    }
+
     var kind: Kind {
         switch self {
         case .playShuffled, .resumePlayback, .library, .shuffle: return .flag
