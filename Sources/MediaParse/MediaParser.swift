@@ -274,7 +274,8 @@ public final class MediaParser: Sendable {
         steps.removeAll(keepingCapacity: true)
         steps.reserveCapacity(256)
         defer {
-            buffers.steps = steps
+            // Kept for the next parse, unless a long utterance made it very large.
+            buffers.steps = steps.capacity > 65_536 ? [] : steps
             matchBuffers.withLock { if $0.count < 64 { $0.append(buffers) } }
         }
         let candidates = Ranking.order(matcher.match(input, steps: &steps, buffers: &buffers), grammar: grammar, steps: steps,

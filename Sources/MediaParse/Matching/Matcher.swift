@@ -265,7 +265,9 @@ struct Chart {
         usedSlots.removeAll(keepingCapacity: true)
         used = 0
         entries.removeAll(keepingCapacity: true)
-        // `paths` keeps its places: an entry's count says how many of them hold paths.
+        // `paths` keeps its places (an entry's count says how many of them hold paths), unless a long
+        // utterance made very many: a thread's buffers should not keep its longest parse's memory for ever.
+        if paths.count > 65_536 { paths = [Path](repeating: Path(rank: Rank(), step: -1), count: 64 * beam) }
     }
 
     @inline(__always)
