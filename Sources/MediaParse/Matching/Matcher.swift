@@ -686,6 +686,8 @@ struct Matcher {
                                         && !anyReadsFirst(layerNext, next)) {
                                         continue
                                     }
+                                } else if end < n, !mayGoOn(target, at: end, input: input, listHere: listHere, listWords: listWords) {
+                                    continue
                                 }
                                 let words = Int64(end - position)
                                 let own = Int64(input.phrasingBefore[end] - input.phrasingBefore[position])
@@ -724,6 +726,35 @@ struct Matcher {
     @inline(__always)
     static func isExcluded(_ id: Int32, by bits: [UInt64]) -> Bool {
         id >= 0 && Int(id) >> 6 < bits.count && bits[Int(id) >> 6] & (1 << UInt64(id & 63)) != 0
+    }
+
+    /// Could a reading standing at `state` before word `position` (not the last position) go on at all? Asked
+    /// before free text ends there: where nothing can follow, the entry would only be made, filled and visited
+    /// to die. Every way on is counted: the modifier layer after an accepting state, the tolerant moves, a
+    /// word, and each slot edge (free text and calls always may; a list if one of its entries starts here; a
+    /// recogniser if one of its entities does). Whether a reading may go on depends on the state and the
+    /// position only, so no path that could reach the entry another way is lost.
+    private func mayGoOn(_ state: Int32, at position: Int, input: borrowing MatchInput, listHere: [UInt64], listWords: Int) -> Bool {
+        if !automaton.acceptRange(state).isEmpty { return true }
+        if tolerance.maxExtra > 0 || !tolerance.optionalWordIDs.isEmpty { return true }
+        if !input.skipAt.isEmpty, !input.skipAt[position].isEmpty { return true }
+        let word = input.wordIDs[position]
+        if word >= 0, !automaton.wordTargets(state, word).isEmpty { return true }
+        for edge in automaton.slotEdges(state) {
+            let plan = slotPlans[Int(automaton.slotIDs[edge])]
+            switch plan.kind {
+            case .wildcard, .call:
+                return true
+            case .list:
+                if plan.list >= 0, Int(plan.list) >> 6 < listWords,
+                   listHere[position * listWords + Int(plan.list) >> 6] & (1 << UInt64(plan.list & 63)) != 0 {
+                    return true
+                }
+            case .recognizer:
+                for x in input.entitiesAt[position] where plan.recognizer.accepts(input.entities[x].kind) { return true }
+            }
+        }
+        return false
     }
 
     /// Does every way on from `state` begin with a literal word (its own, or the first of a call it enters)?
