@@ -451,7 +451,13 @@ final class NumberRecognizer: Sendable {
                 var next: [Entity] = []
                 for (kind, items, fixed) in phrases {
                     let first: String? = if case let .word(w) = items[0] { w } else { nil }
+                    // A phrase that begins with a number or an entity begins only where one does.
+                    let beginsWithEntity = switch items[0] {
+                    case .number, .digits, .words, .entity: true
+                    case .word, .digitWords: false
+                    }
                     for start in 0..<tokens.count where first == nil || sameKey(tokens[start].key, first!) {
+                        if beginsWithEntity, byStart[start].isEmpty { continue }
                         matchPhrase(items, from: start, tokens: tokens, known: known, byStart: byStart, digits: digitNumbers) { end, inner in
                             if let value = derive(kind, inner) {
                                 next.append(Entity(start: start, end: end, kind: kind, value: value,
