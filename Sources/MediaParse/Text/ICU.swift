@@ -96,45 +96,40 @@ package final class ICUSession: @unchecked Sendable {
     private var keyCache: [String: String] = [:]
     private var gluedCache: [String: [Entity]] = [:]
 
+    private var numberFactsCache: [String: NumberWordFacts] = [:]
+
+    /// `make()`, remembered in `cache` under `word` for this session; a cache past `limit` words starts again
+    /// (a session lives as long as its parser, and the words of a stream have no end).
+    private static func remembered<Value>(_ word: String, in cache: inout [String: Value], limit: Int,
+                                          _ make: () -> Value) -> Value {
+        if let hit = cache[word] { return hit }
+        let value = make()
+        if cache.count > limit { cache.removeAll(keepingCapacity: true) }
+        cache[word] = value
+        return value
+    }
+
     /// The glued forms a word alone is (`NumberRecognizer`, at position 0), remembered for this session:
     /// most words are asked again and again, and a language whose words end like its number forms
     /// ("derde", "zestiger") would otherwise try every form on every such word.
     func cachedGlued(_ word: String, _ make: () -> [Entity]) -> [Entity] {
-        if let hit = gluedCache[word] { return hit }
-        let entities = make()
-        if gluedCache.count > 16_384 { gluedCache.removeAll(keepingCapacity: true) }
-        gluedCache[word] = entities
-        return entities
+        Self.remembered(word, in: &gluedCache, limit: 16_384, make)
     }
-
-    private var numberFactsCache: [String: NumberWordFacts] = [:]
 
     /// What the number recogniser tells of a word alone (`NumberRecognizer.facts(of:)`), remembered for
     /// this session: one look-up a word, where the facts themselves take several.
     func cachedNumberFacts(_ word: String, _ make: () -> NumberWordFacts) -> NumberWordFacts {
-        if let hit = numberFactsCache[word] { return hit }
-        let facts = make()
-        if numberFactsCache.count > 16_384 { numberFactsCache.removeAll(keepingCapacity: true) }
-        numberFactsCache[word] = facts
-        return facts
+        Self.remembered(word, in: &numberFactsCache, limit: 16_384, make)
     }
 
     /// The matching form of a word `make` computes, remembered for this session.
     func cachedKey(_ word: String, _ make: () -> String) -> String {
-        if let hit = keyCache[word] { return hit }
-        let key = make()
-        if keyCache.count > 16_384 { keyCache.removeAll(keepingCapacity: true) }
-        keyCache[word] = key
-        return key
+        Self.remembered(word, in: &keyCache, limit: 16_384, make)
     }
 
     /// `parseSpelledNumber`, remembered: the same few number words come back again and again.
     func cachedSpelledNumber(_ text: String) -> Double? {
-        if let hit = spelledCache[text] { return hit }
-        let value = parseSpelledNumber(text)
-        if spelledCache.count > 8192 { spelledCache.removeAll(keepingCapacity: true) }
-        spelledCache[text] = value
-        return value
+        Self.remembered(text, in: &spelledCache, limit: 8192) { parseSpelledNumber(text) }
     }
 
     /// `value` spelled out with one of the locale's rule sets ("%spellout-ordinal" …); nil if it has none.
