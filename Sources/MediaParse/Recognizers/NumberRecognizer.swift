@@ -57,6 +57,8 @@ final class NumberRecognizer: Sendable {
     private let glued: [(kind: RecognizerKind, form: GluedForm)]
     /// Phrase forms, each with how many of its items are fixed words.
     private let phrases: [(kind: RecognizerKind, items: [PhraseItem], fixed: Int)]
+    /// The words phrases begin with.
+    private let phraseFirstWords: Set<String>
     /// Years counted from this one ("last year", "{number} years ago"): each phrase's words (and number),
     /// how many of them are fixed words, and the range it names, counted for each of its number when it
     /// has one; by the word they start with, and those that start with their number.
@@ -193,6 +195,7 @@ final class NumberRecognizer: Sendable {
         }
         self.glued = glued
         self.phrases = phrases
+        phraseFirstWords = Set(phrases.compactMap { if case let .word(w) = $0.1.first { w } else { nil } })
         func isWord(_ item: PhraseItem) -> Bool { if case .word = item { true } else { false } }
         func isEntity(_ item: PhraseItem) -> Bool { if case .entity = item { true } else { false } }
         let relativeYears = try forms.relativeYears.flatMap { form -> [RelativeYearPhrase] in
@@ -351,24 +354,22 @@ final class NumberRecognizer: Sendable {
     /// - Parameter thisYear: the year "this year" and "last year" count from (the year of the day the request
     ///   is parsed); nil finds no such phrase (names and titles, where "last year" is words).
     func recognize(_ original: [Token], session: ICUSession, thisYear: @autoclosure () -> Int? = nil) -> [Entity] {
-        let quickCheck = !yearsDigitByDigit && decimalWords.isEmpty
-        // What each word alone tells (its alias, whether a number may begin with it), one look-up a word.
-        let facts = quickCheck || !aliases.isEmpty
-            ? original.map { t in session.cachedNumberFacts(t.key) { self.facts(of: t.key, session: session) } } : []
+        // What each word alone tells (its alias, whether a number may begin with it, what each pass below
+        // looks for in it), one look-up a word: the passes then test a flag instead of looking the word up
+        // again, each in its own table.
+        let facts = original.map { t in session.cachedNumberFacts(t.key) { self.facts(of: t.key, session: session) } }
         var tokens = original
         if !aliases.isEmpty {
             for i in tokens.indices { if let alias = facts[i].alias { tokens[i].key = alias } }
         }
         // Most requests hold no number: one look at each word tells, before the passes below look at every
         // word again, each for its own forms.
-        if quickCheck {
-            var mayHoldOne = false
-            for i in tokens.indices where mayBegin(tokens[i], facts: facts[i], next: i + 1 < tokens.count ? tokens[i + 1].key : nil) {
-                mayHoldOne = true
-                break
-            }
-            if !mayHoldOne { return [] }
+        var mayHoldOne = false
+        for i in tokens.indices where mayBegin(tokens[i], facts: facts[i], next: i + 1 < tokens.count ? tokens[i + 1].key : nil) {
+            mayHoldOne = true
+            break
         }
+        if !mayHoldOne { return [] }
         var out: [Entity] = []
         var numbers: [Entity] = []  // plain numbers, for fractions, phrases, speeds and durations
         var digitNumbers = Set<Int>()  // starts of numbers written in digits
@@ -383,15 +384,17 @@ final class NumberRecognizer: Sendable {
                     out.append(Entity(start: i, end: i + 1, kind: .year, value: yearRange(y)))
                 }
             }
-            if !glued.isEmpty, mayBeGlued(token) { out += gluedEntities(tokens, at: i, session: session) }
+            if !glued.isEmpty, facts[i].gluedWord || !token.trailing.isEmpty || token.trailingEnd > token.end {
+                out += gluedEntities(tokens, at: i, facts: facts, session: session)
+            }
         }
 
         // Runs of spelled-out number words: every sub-run ICU reads whole.
         var i = 0
         while i < tokens.count {
-            guard isNumberWord(tokens[i].key, session: session) else { i += 1; continue }
+            guard facts[i].numberWord else { i += 1; continue }
             var j = i
-            while j < tokens.count, isNumberWord(tokens[j].key, session: session), j - i < maxRun { j += 1 }
+            while j < tokens.count, facts[j].numberWord, j - i < maxRun { j += 1 }
             for start in i..<j where !connectors.contains(tokens[start].key) {
                 for end in stride(from: j, to: start, by: -1) where !connectors.contains(tokens[end - 1].key) {
                     let run = tokens[start..<end]
@@ -415,7 +418,7 @@ final class NumberRecognizer: Sendable {
         }
 
         if yearsDigitByDigit || !decimalWords.isEmpty {
-            digitsOneByOne(tokens, numbers: &numbers, years: &out)
+            digitsOneByOne(tokens, digits: facts.map(\.digits), numbers: &numbers, years: &out)
         }
 
         // "nineteen seventies": a century (10-20) right before a decade in words.
@@ -456,7 +459,7 @@ final class NumberRecognizer: Sendable {
                     case .number, .digits, .words, .entity: true
                     case .word, .digitWords: false
                     }
-                    for start in 0..<tokens.count where first == nil || sameKey(tokens[start].key, first!) {
+                    for start in 0..<tokens.count where first == nil || (facts[start].startsPhrase && sameKey(tokens[start].key, first!)) {
                         if beginsWithEntity, byStart[start].isEmpty { continue }
                         matchPhrase(items, from: start, tokens: tokens, known: known, byStart: byStart, digits: digitNumbers) { end, inner in
                             if let value = derive(kind, inner) {
@@ -474,7 +477,7 @@ final class NumberRecognizer: Sendable {
         }
 
         if !relativeYearsByFirstWord.isEmpty || !relativeYearsFromNumber.isEmpty {
-            out += yearsCounted(from: thisYear, tokens: tokens, numbers: numbers)
+            out += yearsCounted(from: thisYear, tokens: tokens, facts: facts, numbers: numbers)
         }
 
         // A fraction after a speed adds to it ("una volta e mezza", "duas vezes e meia"), as after a unit.
@@ -572,17 +575,16 @@ final class NumberRecognizer: Sendable {
     func facts(of key: String, session: ICUSession) -> NumberWordFacts {
         let alias = aliases.isEmpty ? nil : aliases[key] ?? compoundAlias(key)
         let word = alias ?? key
-        var begins = false
-        if let first = word.utf8.first, first >= 0x30 && first <= 0x39 {
-            begins = true
-        } else if !glued.isEmpty, mayBeGlued(key: word) {
-            begins = true
-        } else if firstWords.contains(word) {
-            begins = true
-        } else {
-            begins = isNumberWord(word, session: session)
-        }
-        return NumberWordFacts(alias: alias, mayBegin: begins, startsPair: pairStarts.contains(word))
+        let numberWord = isNumberWord(word, session: session)
+        let gluedWord = !glued.isEmpty && mayBeGlued(key: word)
+        let digits = digitCharacters.isEmpty ? nil : digitString(word)
+        var begins = numberWord || gluedWord || firstWords.contains(word) || digits != nil
+        if let first = word.utf8.first, first >= 0x30 && first <= 0x39 { begins = true }
+        return NumberWordFacts(alias: alias, mayBegin: begins, startsPair: pairStarts.contains(word),
+                               numberWord: numberWord, gluedWord: gluedWord,
+                               gluedAlone: gluedWord ? gluedEntities(spellings: [(word, 1)], at: 0, session: session) : [],
+                               hasDigit: word.utf8.contains { $0 >= 0x30 && $0 <= 0x39 }, digits: digits, startsPhrase: phraseFirstWords.contains(word),
+                               startsRelativeYear: relativeYearsByFirstWord[word] != nil)
     }
 
     /// May `token` begin something this recogniser reads: digits, a glued form, a number word, or the first word
@@ -596,15 +598,9 @@ final class NumberRecognizer: Sendable {
         return false
     }
 
-    /// A quick check before `gluedEntities`: could the token (with its signs, or the word touching it) be
-    /// one of the glued forms? Digit forms need a digit; the others need a form's last letters.
-    @inline(__always)
-    private func mayBeGlued(_ token: Token) -> Bool {
-        if !token.trailing.isEmpty || token.trailingEnd > token.end { return true }
-        return mayBeGlued(key: token.key)
-    }
-
-    /// `mayBeGlued` for the word alone, without the signs after it.
+    /// A quick check before `gluedEntities`: could the word alone be one of the glued forms? Digit forms need
+    /// a digit; the others need a form's last letters. (A word with signs after it, or touching the next, is
+    /// always tried.)
     private func mayBeGlued(key: String) -> Bool {
         if key.utf8.contains(where: { $0 >= 0x30 && $0 <= 0x39 }) { return true }
         guard wordForms, let last = key.utf8.last, gluedLastBytes.contains(last) else { return false }
@@ -613,13 +609,17 @@ final class NumberRecognizer: Sendable {
     }
 
     /// Entities of the glued forms a token is: "80er", "3rd", "x1,5", "seventies", "3." (a sign after digits).
-    private func gluedEntities(_ tokens: [Token], at i: Int, session: ICUSession) -> [Entity] {
+    private func gluedEntities(_ tokens: [Token], at i: Int, facts: [NumberWordFacts], session: ICUSession) -> [Entity] {
         let token = tokens[i]
         let touchesNext = i + 1 < tokens.count && tokens[i + 1].start == token.trailingEnd && token.trailingEnd > 0
-        if token.trailing.isEmpty, !touchesNext {
-            // The word alone: what it is depends on its key only, so it is remembered per key.
-            return session.cachedGlued(token.key) { gluedEntities(spellings: [(token.key, 1)], at: 0, session: session) }
-                .map { e in
+        // A word and the next one it touches are one glued form only around digits ("3.º", "x1,5"): a form of
+        // two words is read from digits only. In a language written without spaces every word touches the next.
+        let joinsNext = touchesNext && (facts[i].hasDigit || facts[i + 1].hasDigit
+            || token.trailing.utf8.contains { $0 >= 0x30 && $0 <= 0x39 })
+        if token.trailing.isEmpty, !joinsNext {
+            // The word alone: what it is depends on its key only, so its facts hold it.
+            if facts[i].gluedAlone.isEmpty { return [] }
+            return facts[i].gluedAlone.map { e in
                     var e = e
                     e.start += i
                     e.end += i
@@ -629,7 +629,7 @@ final class NumberRecognizer: Sendable {
         // The word, the word with the signs stuck to it, and the word with the next word when they touch
         // ("3.º" = 3 + "." + º, cut in two by the word breaker): (spelling, tokens it covers). What they are
         // depends on those texts only: remembered under them (a word before a comma comes back often).
-        let next = touchesNext ? tokens[i + 1].key : nil
+        let next = joinsNext ? tokens[i + 1].key : nil
         let memo = token.key + "\u{1}" + token.trailing + (next.map { "\u{2}" + $0 } ?? "")
         return session.cachedGlued(memo) {
             var spellings = [(token.key, 1)]
@@ -679,11 +679,11 @@ final class NumberRecognizer: Sendable {
 
     /// "last year", "vor zwei Jahren", "the past five years": a year (or a range of years, as a release date)
     /// counted from `thisYear`. The number of a phrase is a whole one from 1 to 100.
-    private func yearsCounted(from thisYear: () -> Int?, tokens: [Token], numbers: [Entity]) -> [Entity] {
+    private func yearsCounted(from thisYear: () -> Int?, tokens: [Token], facts: [NumberWordFacts], numbers: [Entity]) -> [Entity] {
         var out: [Entity] = []
         var year: Int?? = nil  // asked once, when a phrase may start
         for start in 0..<tokens.count {
-            var candidates = relativeYearsByFirstWord[tokens[start].key] ?? []
+            var candidates = facts[start].startsRelativeYear ? relativeYearsByFirstWord[tokens[start].key] ?? [] : []
             if !relativeYearsFromNumber.isEmpty, numbers.contains(where: { $0.start == start }) { candidates += relativeYearsFromNumber }
             guard !candidates.isEmpty else { continue }
             if year == nil { year = thisYear() }
@@ -801,9 +801,8 @@ final class NumberRecognizer: Sendable {
     /// Numbers said one digit at a time: years ("二零零八") and decimals after a decimal word ("一点五",
     /// "一点二五"). A token may hold several digits ("零八"), and the digits of a run are the concatenation of
     /// its tokens'.
-    private func digitsOneByOne(_ tokens: [Token], numbers: inout [Entity], years: inout [Entity]) {
-        guard tokens.contains(where: { $0.key.first.map { digitCharacters[$0] != nil } ?? false }) else { return }
-        let digits = tokens.map { digitString($0.key) }
+    private func digitsOneByOne(_ tokens: [Token], digits: [String?], numbers: inout [Entity], years: inout [Entity]) {
+        guard digits.contains(where: { $0 != nil }) else { return }
         func run(from start: Int, limit: Int) -> (end: Int, digits: String)? {
             digitRun(from: start, limit: limit, digits: { digits[$0] }, count: tokens.count)
         }
@@ -916,8 +915,22 @@ struct NumberWordFacts: Sendable {
     /// The number word the word stands for, when it is an alias ("a" for "one") or a compound that starts with
     /// one; nil when it stands for itself.
     var alias: String?
+    // The rest is of the word the alias stands for, when there is one.
     /// A number reading may begin with the word (of the alias, when there is one).
     var mayBegin: Bool
     /// The word is the first of a two-word start ("a quarter", "in a", `firstPairs`).
     var startsPair: Bool
+    /// The word may be part of a spelled-out number (`isNumberWord`).
+    var numberWord: Bool
+    /// The word alone may be a glued form ("80er", "3rd"), and the glued forms it is (at position 0).
+    var gluedWord: Bool
+    var gluedAlone: [Entity]
+    /// The word holds a digit 0-9.
+    var hasDigit: Bool
+    /// The digits the word spells one character at a time ("零八" -> "08"), in languages that say numbers so.
+    var digits: String?
+    /// The word is the first word of a phrase around a number ("第" of "第 {number}") or of a year counted
+    /// from this one ("last" of "last year").
+    var startsPhrase: Bool
+    var startsRelativeYear: Bool
 }
