@@ -156,7 +156,7 @@ public final class MediaParser: Sendable {
         pool.withSession { session in
             tolerance.skipPhrases = settings.skipWords.map { tokenizer.words(of: $0, session: session) }.filter { !$0.isEmpty }
             tolerance.optionalWordIDs = settings.optionalWords.flatMap { tokenizer.words(of: $0, session: session) }
-                .compactMap { grammar.wordIDs[$0] }
+                .compactMap { grammar.wordIDs[WordKey($0)] }
         }
         self.tolerance = tolerance
         self.matcher = Matcher(grammar: grammar, beam: Self.beam(alternatives: 0), tolerance: tolerance)

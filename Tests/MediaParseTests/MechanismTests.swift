@@ -174,7 +174,7 @@ final class MechanismTests: XCTestCase {
                 values: [jazz, blues]
             """)
         let g = p.grammar
-        func weight(_ word: String) -> UInt8 { g.wordIDs[word].map { g.phrasingWeight[Int($0)] } ?? 0 }
+        func weight(_ word: String) -> UInt8 { g.wordIDs[WordKey(word)].map { g.phrasingWeight[Int($0)] } ?? 0 }
         XCTAssertEqual(weight("by"), 2)      // a template word of a media sentence
         XCTAssertEqual(weight("some"), 2)
         XCTAssertEqual(weight("chess"), 2)   // a NotMedia template word

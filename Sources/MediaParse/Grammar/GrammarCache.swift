@@ -400,7 +400,7 @@ extension SlotValue {
 extension CompiledGrammar {
     func write(to w: inout BinaryWriter) {
         var words = [String](repeating: "", count: wordIDs.count)
-        for (word, id) in wordIDs { words[Int(id)] = word }
+        for (word, id) in wordIDs { words[Int(id)] = word.text }
         w.strings(words)
         nfa.write(to: &w)
         w.table(nfaRuleStack)
@@ -465,9 +465,9 @@ extension CompiledGrammar {
 
     convenience init(reading r: inout BinaryReader, settings: LanguageProfile) throws {
         let words = try r.strings()
-        var ids: [String: Int32] = [:]
+        var ids: [WordKey: Int32] = [:]
         ids.reserveCapacity(words.count)
-        for (i, word) in words.enumerated() { ids[word] = Int32(i) }
+        for (i, word) in words.enumerated() { ids[WordKey(word)] = Int32(i) }
         let nfa = try Automaton(reading: &r)
         let nfaRuleStack = try r.table()
         let automaton = try Automaton(reading: &r)

@@ -218,7 +218,8 @@ final class CompiledGrammar: Sendable {
     /// What the locale's transliterator made of single characters when the grammar was compiled (nil when the
     /// locale has none): a parser that reads the grammar from a file answers those from here (`TransformTable`).
     let transformTable: TransformTable?
-    let wordIDs: [String: Int32]
+    /// Each word of the grammar's, by its id (edges, lists and tries read ids).
+    let wordIDs: [WordKey: Int32]
     /// The epsilon-free automaton (several targets per edge), kept for grammar coverage.
     let nfa: Automaton
     /// Per state of `nfa`, the expansion rules it lies inside (an index into `ruleStacks`).
@@ -284,7 +285,7 @@ final class CompiledGrammar: Sendable {
 
     /// - Parameter continuations: `continuationStart` and `continuationList` as a grammar file holds them;
     ///   nil computes them from the automaton.
-    init(settings: LanguageProfile, numberWords: NumberWords, transformTable: TransformTable? = nil, wordIDs: [String: Int32], nfa: Automaton, nfaRuleStack: Int32Table, start: Int32,
+    init(settings: LanguageProfile, numberWords: NumberWords, transformTable: TransformTable? = nil, wordIDs: [WordKey: Int32], nfa: Automaton, nfaRuleStack: Int32Table, start: Int32,
          sentences: [CompiledSentence], slots: [SlotRef], lists: [CompiledList], trie: FlatTrie, longestEntry: Int,
          ruleNames: [String], ruleLocations: [SourceLocation], ruleStacks: [[Int32]], automaton: Automaton,
          beforeStart: Int32 = -1, afterStart: Int32 = -1, phrasingWordIDs: [Int32] = [], notMediaWordIDs: [Int32] = [],
@@ -646,7 +647,7 @@ struct GrammarCompiler {
             }
         }
         return CompiledGrammar(settings: definition.settings, numberWords: numberWords, transformTable: transformTable,
-                               wordIDs: wordIDs, nfa: nfa,
+                               wordIDs: Dictionary(uniqueKeysWithValues: wordIDs.map { (WordKey($0.key), $0.value) }), nfa: nfa,
                                nfaRuleStack: Int32Table(states.map(\.ruleStack)), start: 0,
                                sentences: sentences, slots: slots, lists: lists, trie: FlatTrie(trie), longestEntry: longestEntry,
                                ruleNames: names,

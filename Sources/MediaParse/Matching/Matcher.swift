@@ -42,10 +42,10 @@ struct Path: Sendable {
 /// the matcher: skip phrases in matching form, the grammar's IDs of the optional words.
 struct Tolerance: Sendable {
     var skipPhrases: [[String]] = [] {
-        didSet { skipPhrasesByFirstWord = Dictionary(grouping: skipPhrases.indices) { skipPhrases[$0][0] } }
+        didSet { skipPhrasesByFirstWord = Dictionary(grouping: skipPhrases.indices) { WordKey(skipPhrases[$0][0]) } }
     }
     /// The skip phrases (indexes into `skipPhrases`, in order) by their first word: one look-up a word.
-    private(set) var skipPhrasesByFirstWord: [String: [Int]] = [:]
+    private(set) var skipPhrasesByFirstWord: [WordKey: [Int]] = [:]
     /// Optional words, looked up in the automaton where a reading stands (no locale sets any today; a table
     /// per state made at start-up would read every state of the grammar).
     var optionalWordIDs: [Int32] = []
@@ -407,7 +407,7 @@ struct Matcher {
     func prepare(_ utterance: Utterance, entities: [Entity], vocabulary: [VocabularyHit] = []) -> MatchInput {
         let tokens = utterance.tokens
         let wordIDs = grammar.wordIDs
-        let ids = tokens.map { wordIDs[$0.key] ?? -1 }
+        let ids = tokens.map { wordIDs[WordKey($0.key)] ?? -1 }
         var hits = [[(list: Int32, entry: Int32, end: Int)]](repeating: [], count: tokens.count + 1)
         for start in 0..<tokens.count {
             var node: Int32 = 0
@@ -454,7 +454,7 @@ struct Matcher {
         if !tolerance.skipPhrases.isEmpty {
             input.skipAt = [[Int]](repeating: [], count: tokens.count + 1)
             for start in 0..<tokens.count {
-                guard let phrases = tolerance.skipPhrasesByFirstWord[tokens[start].key] else { continue }
+                guard let phrases = tolerance.skipPhrasesByFirstWord[WordKey(tokens[start].key)] else { continue }
                 for k in phrases {
                     let phrase = tolerance.skipPhrases[k]
                     if start + phrase.count <= tokens.count, phrase.indices.allSatisfy({ sameKey(tokens[start + $0].key, phrase[$0]) }) {

@@ -67,7 +67,7 @@ struct ReadingBuilder {
                 if explain { words.append(.init(text: utterance.originalText(tokens: range), matched: "extra", value: nil)) }
                 continue
             case StepKind.assumed:
-                let word = explain ? (grammar.wordIDs.first { $0.value == step.payload }?.key ?? "?") : ""
+                let word = explain ? (grammar.wordIDs.first { $0.value == step.payload }?.key.text ?? "?") : ""
                 assumed.append(word)
                 if explain { words.append(.init(text: "", matched: "assumed", value: word)) }
                 continue

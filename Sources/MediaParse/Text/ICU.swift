@@ -1,4 +1,5 @@
 import CICU
+import Foundation
 
 /// One ICU word breaker and spell-out number format for a locale. ICU's iterators keep state, so a
 /// session is used by one thread at a time; `ICUSessionPool` hands them out.
@@ -92,20 +93,21 @@ package final class ICUSession: @unchecked Sendable {
         }
     }
 
-    private var spelledCache: [String: Double?] = [:]
-    private var keyCache: [String: String] = [:]
-    private var gluedCache: [String: [Entity]] = [:]
+    private var spelledCache: [WordKey: Double?] = [:]
+    private var keyCache: [WordKey: String] = [:]
+    private var gluedCache: [WordKey: [Entity]] = [:]
 
-    private var numberFactsCache: [String: NumberWordFacts] = [:]
+    private var numberFactsCache: [WordKey: NumberWordFacts] = [:]
 
     /// `make()`, remembered in `cache` under `word` for this session; a cache past `limit` words starts again
     /// (a session lives as long as its parser, and the words of a stream have no end).
-    private static func remembered<Value>(_ word: String, in cache: inout [String: Value], limit: Int,
+    private static func remembered<Value>(_ word: String, in cache: inout [WordKey: Value], limit: Int,
                                           _ make: () -> Value) -> Value {
-        if let hit = cache[word] { return hit }
+        let key = WordKey(word)
+        if let hit = cache[key] { return hit }
         let value = make()
         if cache.count > limit { cache.removeAll(keepingCapacity: true) }
-        cache[word] = value
+        cache[key] = value
         return value
     }
 
@@ -169,7 +171,41 @@ final class ICUSessionPool: Sendable {
 /// so the same bytes: compared as bytes, without `String ==`'s normalisation of text beyond ASCII (a sixth of
 /// a Japanese parse).
 @inline(__always)
-func sameKey(_ a: String, _ b: String) -> Bool { a.utf8.count == b.utf8.count && a.utf8.elementsEqual(b.utf8) }
+func sameKey(_ a: String, _ b: String) -> Bool {
+    let x = a.utf8, y = b.utf8
+    let n = x.count
+    guard n == y.count else { return false }
+    if n == 0 { return true }
+    // Native strings (all of ours) hold their bytes in one piece: one memcmp, not a byte-by-byte walk.
+    let same: Bool?? = x.withContiguousStorageIfAvailable { p in
+        y.withContiguousStorageIfAvailable { q in memcmp(p.baseAddress!, q.baseAddress!, n) == 0 }
+    }
+    if let same, let same { return same }
+    return x.elementsEqual(y)
+}
+
+/// A word as a dictionary key, hashed and compared by its UTF-8 bytes (`sameKey`). `String`'s own hashing
+/// normalises text beyond ASCII on every look-up, which in Chinese and Japanese costs more than the look-up
+/// itself; keys are in matching form already, and a raw word (the tokenizer's memo) keyed by its bytes
+/// only means that two spellings of it are remembered apart.
+struct WordKey: Hashable, Sendable, ExpressibleByStringLiteral {
+    let text: String
+
+    @inline(__always)
+    init(_ text: String) { self.text = text }
+
+    init(stringLiteral value: String) { text = value }
+
+    @inline(__always)
+    static func == (a: WordKey, b: WordKey) -> Bool { sameKey(a.text, b.text) }
+
+    @inline(__always)
+    func hash(into hasher: inout Hasher) {
+        let done: Void? = text.utf8.withContiguousStorageIfAvailable { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+        if done == nil { for b in text.utf8 { hasher.combine(b) } }
+        hasher.combine(0xFF as UInt8)
+    }
+}
 
 /// Text in matching form: NFKC case folding, accents removed, typographic apostrophes made plain.
 /// "Beyoncé" and "BEYONCE" and "ｂｅｙｏｎｃｅ" all fold to "beyonce".
