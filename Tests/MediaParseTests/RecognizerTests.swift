@@ -114,4 +114,11 @@ final class RecognizerTests: XCTestCase {
         XCTAssertEqual(f?.start, 1)
         XCTAssertEqual(f?.end, 3)
     }
+
+    /// Years in dates are written as printf's "%04d" writes them, which the recogniser no longer calls.
+    func testFourDigitYearsAreWrittenAsPrintfWould() {
+        for year in [-1234, -100, -9, -1, 0, 7, 42, 999, 1000, 1999, 2024, 9999, 10000, 123_456] {
+            XCTAssertEqual(NumberRecognizer.fourDigits(year), String(format: "%04d", year), "\(year)")
+        }
+    }
 }

@@ -372,6 +372,7 @@ final class NumberRecognizer: Sendable {
         if !mayHoldOne { return [] }
         var out: [Entity] = []
         var numbers: [Entity] = []  // plain numbers, for fractions, phrases, speeds and durations
+        let spelledDigits = digitCharacters.isEmpty ? [String?](repeating: nil, count: tokens.count) : facts.map(\.digits)
         var digitNumbers = Set<Int>()  // starts of numbers written in digits
 
         for (i, token) in tokens.enumerated() {
@@ -418,7 +419,7 @@ final class NumberRecognizer: Sendable {
         }
 
         if yearsDigitByDigit || !decimalWords.isEmpty {
-            digitsOneByOne(tokens, digits: facts.map(\.digits), numbers: &numbers, years: &out)
+            digitsOneByOne(tokens, digits: spelledDigits, numbers: &numbers, years: &out)
         }
 
         // "nineteen seventies": a century (10-20) right before a decade in words.
@@ -461,7 +462,8 @@ final class NumberRecognizer: Sendable {
                     }
                     for start in 0..<tokens.count where first == nil || (facts[start].startsPhrase && sameKey(tokens[start].key, first!)) {
                         if beginsWithEntity, byStart[start].isEmpty { continue }
-                        matchPhrase(items, from: start, tokens: tokens, known: known, byStart: byStart, digits: digitNumbers) { end, inner in
+                        matchPhrase(items, from: start, tokens: tokens, known: known, byStart: byStart, digits: digitNumbers,
+                                    spelledDigits: spelledDigits) { end, inner in
                             if let value = derive(kind, inner) {
                                 next.append(Entity(start: start, end: end, kind: kind, value: value,
                                                    literalWords: fixed + inner.literalWords))
@@ -708,7 +710,7 @@ final class NumberRecognizer: Sendable {
                 }
                 for (end, times) in ends {
                     let first = thisYear + from * times, last = thisYear + to * times
-                    let value: SlotValue = .dateRange(start: String(format: "%04d-01-01", first), end: String(format: "%04d-12-31", last))
+                    let value: SlotValue = .dateRange(start: Self.fourDigits(first) + "-01-01", end: Self.fourDigits(last) + "-12-31")
                     out.append(Entity(start: start, end: end, kind: first == last ? .year : .releaseDate, value: value, literalWords: fixed))
                 }
             }
@@ -719,7 +721,7 @@ final class NumberRecognizer: Sendable {
     /// Calls `found(end, inner)` for every way `items` match from `position`: words by key, the placeholder by
     /// an entity starting there.
     private func matchPhrase(_ items: [PhraseItem], from position: Int, tokens: [Token], known: [Entity],
-                             byStart: [[Int]], digits: Set<Int>, found: (Int, Entity) -> Void) {
+                             byStart: [[Int]], digits: Set<Int>, spelledDigits: [String?], found: (Int, Entity) -> Void) {
         func go(_ k: Int, _ at: Int, _ inner: Entity?) {
             if k == items.count {
                 if let inner { found(at, inner) }
@@ -743,9 +745,9 @@ final class NumberRecognizer: Sendable {
             case .digitWords:
                 // A whole run of two digits said one at a time (a token may hold several: "零三"); four are a
                 // year already (`digitsOneByOne`), and a run's last digits are not a run of their own.
-                guard at == 0 || digitString(tokens[at - 1].key) == nil,
-                      let (end, text) = digitRun(from: at, limit: 2, digits: { digitString(tokens[$0].key) }, count: tokens.count),
-                      text.count == 2, end == tokens.count || digitString(tokens[end].key) == nil, let v = Double(text) else { return }
+                guard at == 0 || spelledDigits[at - 1] == nil,
+                      let (end, text) = digitRun(from: at, limit: 2, digits: { spelledDigits[$0] }, count: tokens.count),
+                      text.count == 2, end == tokens.count || spelledDigits[end] == nil, let v = Double(text) else { return }
                 go(k + 1, end, Entity(start: at, end: end, kind: .number, value: .number(v)))
             }
         }
@@ -901,12 +903,21 @@ final class NumberRecognizer: Sendable {
         return nil
     }
 
+    /// `year` as printf's "%04d" writes it ("0999", "2024", "-001"), without the cost of a format string
+    /// (a phrase tried on every number of a request builds its value before it is kept).
+    static func fourDigits(_ year: Int) -> String {
+        let digits = String(year.magnitude)
+        let sign = year < 0 ? "-" : ""
+        let width = 4 - sign.count
+        return sign + String(repeating: "0", count: max(0, width - digits.count)) + digits
+    }
+
     private func decadeRange(year: Int) -> SlotValue {
-        .dateRange(start: String(format: "%04d-01-01", year), end: String(format: "%04d-12-31", year + 9))
+        .dateRange(start: Self.fourDigits(year) + "-01-01", end: Self.fourDigits(year + 9) + "-12-31")
     }
 
     private func yearRange(_ year: Int) -> SlotValue {
-        .dateRange(start: String(format: "%04d-01-01", year), end: String(format: "%04d-12-31", year))
+        .dateRange(start: Self.fourDigits(year) + "-01-01", end: Self.fourDigits(year) + "-12-31")
     }
 }
 
