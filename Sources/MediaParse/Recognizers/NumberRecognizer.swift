@@ -765,6 +765,11 @@ final class NumberRecognizer: Sendable {
 
     private func derive(_ kind: RecognizerKind, _ inner: Entity, digitsWidth: Int? = nil) -> SlotValue? {
         if inner.kind == kind { return inner.value }  // "{decade} jahre"
+        // A year said whole or digit by digit, then the word for a decade: "一九八零年代", "二〇〇〇年代".
+        if kind == .decade, inner.kind == .year, case let .dateRange(start, _) = inner.value,
+           let year = Int(start.prefix(4)), year % 10 == 0 {
+            return decadeRange(year: year)
+        }
         guard case let .number(v) = inner.value else { return nil }
         switch kind {
         case .ordinal:
