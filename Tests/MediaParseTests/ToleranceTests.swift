@@ -50,6 +50,18 @@ final class ToleranceTests: XCTestCase {
         XCTAssertEqual(p.parse("play jazz").score, 1)
     }
 
+    /// A skip phrase written like the start of a name ("play Please Don't Go", "ponme Por favor no te vayas")
+    /// stays in the name that follows it; written in lower case, or first, it is skipped.
+    func testACapitalisedSkipPhraseBeforeANameStaysInIt() throws {
+        let p = try parser("icu_locale: en_US\nskip_words: [please, \"oh yeah\"]\n")
+        XCTAssertEqual(p.parse("play the latest episode of Please Stay Calm").mediaSearch?.mediaName, "Please Stay Calm")
+        XCTAssertEqual(p.parse("play the latest episode of Oh Yeah Radio").mediaSearch?.mediaName, "Oh Yeah Radio")
+        XCTAssertEqual(p.parse("play the latest episode of please The Daily").mediaSearch?.mediaName, "The Daily")
+        XCTAssertEqual(p.parse("Please play the latest episode of The Daily").mediaSearch?.mediaName, "The Daily")
+        // Not before a list or a literal word: there the phrase is skipped, as any skip word is.
+        XCTAssertEqual(p.parse("play Please jazz").mediaSearch?.genreNames, ["jazz"])
+    }
+
     func testAMissingOptionalWordIsAssumedBetweenGrammarWords() throws {
         let p = try parser("icu_locale: en_US\noptional_words: [the, to]\n")
         let r = p.parse("play latest episode of The Daily", explain: true)

@@ -88,6 +88,10 @@ struct MatchInput {
     /// nameCased[p]: token p is written with a capital and is not the first word (a name's first word in
     /// text from a recogniser: "spiel Bitte bleib von …").
     var nameCased: [Bool] = []
+    /// nameSkipEnds[p]: a skip phrase whose first word is written like a name's first word ends at p
+    /// ("pon Por favor no te vayas": "Por favor" may be politeness or the start of the title); empty when
+    /// none does.
+    var nameSkipEnds: [Bool] = []
 
     /// Does `[start, end)` touch a locked token?
     func isLocked(_ start: Int, _ end: Int) -> Bool {
@@ -462,6 +466,12 @@ struct Matcher {
                     }
                 }
             }
+            if !input.nameCased.isEmpty {
+                for start in 0..<tokens.count where input.nameCased[start] && !input.skipAt[start].isEmpty {
+                    if input.nameSkipEnds.isEmpty { input.nameSkipEnds = [Bool](repeating: false, count: tokens.count + 1) }
+                    for length in input.skipAt[start] { input.nameSkipEnds[start + length] = true }
+                }
+            }
         }
         if !vocabulary.isEmpty {
             input.vocabulary = vocabulary
@@ -694,7 +704,8 @@ struct Matcher {
                                 capture(scratch, slot: slot, bit: bit, from: position, to: end, payload: -1,
                                         gain: -words * Rank.wildcardWord - Rank.wildcard - own * Rank.phrasingInFreeText / 2,
                                         target: target, chart: &chart, steps: &steps,
-                                        nameStartsBefore: !input.nameCased.isEmpty && position > 0 && input.nameCased[position - 1])
+                                        nameStartsBefore: !input.nameCased.isEmpty && position > 0 && input.nameCased[position - 1],
+                                        nameCasedSkip: input.nameSkipEnds.isEmpty || !input.nameSkipEnds[position] ? [] : input.nameCased)
                             }
                         }
                     }
@@ -1081,10 +1092,13 @@ struct Matcher {
     /// bleib"): a path that read that word as a literal word of its own ("bitte"), a one-word list entry or
     /// a one-word entity ("Einfach" as a speed) loses it to free text that starts there: the word is
     /// counted as free text of the grammar's phrasing, and a little more, so the reading that keeps it in
-    /// the name ranks just above.
+    /// the name ranks just above. The same for a path that skipped a skip phrase whose first word is so
+    /// written ("pon Por favor no te vayas de Melendi"): `nameCasedSkip` is `MatchInput.nameCased` where
+    /// such a phrase ends at `from`, else empty.
     @inline(__always)
     private func capture(_ paths: [Path], slot: Int32, bit: UInt32, from: Int, to: Int, payload: Int32, gain: Int64,
-                         target: Int32, chart: inout Chart, steps: inout [Step], nameStartsBefore: Bool = false) {
+                         target: Int32, chart: inout Chart, steps: inout [Step], nameStartsBefore: Bool = false,
+                         nameCasedSkip: [Bool] = []) {
         var entry = -1  // made for the first path that may take the slot, then shared by the others
         // After an extra word only a literal word or a list entry may come (not free text or a number).
         let isList = slotIsList[Int(slot)]
@@ -1094,6 +1108,9 @@ struct Matcher {
             var gain = gain
             if nameStartsBefore, p.step >= 0, case let last = steps[Int(p.step)], Int(last.end) == from,
                last.slot == -1 || (last.slot >= 0 && last.end - last.start == 1 && !isWildcard(last.slot)) {
+                gain -= Rank.literal + Rank.wildcardWord + Rank.phrasingInFreeText + 1
+            } else if !nameCasedSkip.isEmpty, p.step >= 0, case let last = steps[Int(p.step)], Int(last.end) == from,
+                      last.slot == StepKind.skipped, nameCasedSkip[Int(last.start)] {
                 gain -= Rank.literal + Rank.wildcardWord + Rank.phrasingInFreeText + 1
             }
             advance(p, slot: slot, bit: bit, from: from, to: to, payload: payload, gain: gain, captures: captures,
