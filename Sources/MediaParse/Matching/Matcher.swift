@@ -1106,11 +1106,9 @@ struct Matcher {
             let captures = Self.mix(p.captures, slot: slot, from: from, to: to, payload: payload)
             if entry < 0 { entry = chart.entry(to, target) }
             var gain = gain
-            if nameStartsBefore, p.step >= 0, case let last = steps[Int(p.step)], Int(last.end) == from,
-               last.slot == -1 || (last.slot >= 0 && last.end - last.start == 1 && !isWildcard(last.slot)) {
-                gain -= Rank.literal + Rank.wildcardWord + Rank.phrasingInFreeText + 1
-            } else if !nameCasedSkip.isEmpty, p.step >= 0, case let last = steps[Int(p.step)], Int(last.end) == from,
-                      last.slot == StepKind.skipped, nameCasedSkip[Int(last.start)] {
+            if nameStartsBefore || !nameCasedSkip.isEmpty, p.step >= 0, case let last = steps[Int(p.step)], Int(last.end) == from,
+               (nameStartsBefore && (last.slot == -1 || (last.slot >= 0 && last.end - last.start == 1 && !isWildcard(last.slot))))
+                || (!nameCasedSkip.isEmpty && last.slot == StepKind.skipped && nameCasedSkip[Int(last.start)]) {
                 gain -= Rank.literal + Rank.wildcardWord + Rank.phrasingInFreeText + 1
             }
             advance(p, slot: slot, bit: bit, from: from, to: to, payload: payload, gain: gain, captures: captures,

@@ -372,7 +372,6 @@ final class NumberRecognizer: Sendable {
         if !mayHoldOne { return [] }
         var out: [Entity] = []
         var numbers: [Entity] = []  // plain numbers, for fractions, phrases, speeds and durations
-        let spelledDigits = digitCharacters.isEmpty ? [String?](repeating: nil, count: tokens.count) : facts.map(\.digits)
         var digitNumbers = Set<Int>()  // starts of numbers written in digits
 
         for (i, token) in tokens.enumerated() {
@@ -419,7 +418,7 @@ final class NumberRecognizer: Sendable {
         }
 
         if yearsDigitByDigit || !decimalWords.isEmpty {
-            digitsOneByOne(tokens, digits: spelledDigits, numbers: &numbers, years: &out)
+            digitsOneByOne(tokens, facts: facts, numbers: &numbers, years: &out)
         }
 
         // "nineteen seventies": a century (10-20) right before a decade in words.
@@ -462,8 +461,8 @@ final class NumberRecognizer: Sendable {
                     }
                     for start in 0..<tokens.count where first == nil || (facts[start].startsPhrase && sameKey(tokens[start].key, first!)) {
                         if beginsWithEntity, byStart[start].isEmpty { continue }
-                        matchPhrase(items, from: start, tokens: tokens, known: known, byStart: byStart, digits: digitNumbers,
-                                    spelledDigits: spelledDigits) { end, inner in
+                        matchPhrase(items, from: start, tokens: tokens, facts: facts, known: known, byStart: byStart,
+                                    digits: digitNumbers) { end, inner in
                             if let value = derive(kind, inner) {
                                 next.append(Entity(start: start, end: end, kind: kind, value: value,
                                                    literalWords: fixed + inner.literalWords))
@@ -720,8 +719,8 @@ final class NumberRecognizer: Sendable {
 
     /// Calls `found(end, inner)` for every way `items` match from `position`: words by key, the placeholder by
     /// an entity starting there.
-    private func matchPhrase(_ items: [PhraseItem], from position: Int, tokens: [Token], known: [Entity],
-                             byStart: [[Int]], digits: Set<Int>, spelledDigits: [String?], found: (Int, Entity) -> Void) {
+    private func matchPhrase(_ items: [PhraseItem], from position: Int, tokens: [Token], facts: [NumberWordFacts],
+                             known: [Entity], byStart: [[Int]], digits: Set<Int>, found: (Int, Entity) -> Void) {
         func go(_ k: Int, _ at: Int, _ inner: Entity?) {
             if k == items.count {
                 if let inner { found(at, inner) }
@@ -745,9 +744,9 @@ final class NumberRecognizer: Sendable {
             case .digitWords:
                 // A whole run of two digits said one at a time (a token may hold several: "零三"); four are a
                 // year already (`digitsOneByOne`), and a run's last digits are not a run of their own.
-                guard at == 0 || spelledDigits[at - 1] == nil,
-                      let (end, text) = digitRun(from: at, limit: 2, digits: { spelledDigits[$0] }, count: tokens.count),
-                      text.count == 2, end == tokens.count || spelledDigits[end] == nil, let v = Double(text) else { return }
+                guard at == 0 || facts[at - 1].digits == nil,
+                      let (end, text) = digitRun(from: at, limit: 2, digits: { facts[$0].digits }, count: tokens.count),
+                      text.count == 2, end == tokens.count || facts[end].digits == nil, let v = Double(text) else { return }
                 go(k + 1, end, Entity(start: at, end: end, kind: .number, value: .number(v)))
             }
         }
@@ -808,14 +807,14 @@ final class NumberRecognizer: Sendable {
     /// Numbers said one digit at a time: years ("二零零八") and decimals after a decimal word ("一点五",
     /// "一点二五"). A token may hold several digits ("零八"), and the digits of a run are the concatenation of
     /// its tokens'.
-    private func digitsOneByOne(_ tokens: [Token], digits: [String?], numbers: inout [Entity], years: inout [Entity]) {
-        guard digits.contains(where: { $0 != nil }) else { return }
+    private func digitsOneByOne(_ tokens: [Token], facts: [NumberWordFacts], numbers: inout [Entity], years: inout [Entity]) {
+        guard facts.contains(where: { $0.digits != nil }) else { return }
         func run(from start: Int, limit: Int) -> (end: Int, digits: String)? {
-            digitRun(from: start, limit: limit, digits: { digits[$0] }, count: tokens.count)
+            digitRun(from: start, limit: limit, digits: { facts[$0].digits }, count: tokens.count)
         }
         if yearsDigitByDigit {
-            for start in tokens.indices where digits[start] != nil && (start == 0 || digits[start - 1] == nil) {
-                guard let (end, text) = run(from: start, limit: 4), text.count == 4, end == tokens.count || digits[end] == nil,
+            for start in tokens.indices where facts[start].digits != nil && (start == 0 || facts[start - 1].digits == nil) {
+                guard let (end, text) = run(from: start, limit: 4), text.count == 4, end == tokens.count || facts[end].digits == nil,
                       let year = Int(text), (1000...2099).contains(year),
                       !years.contains(where: { $0.kind == .year && $0.start == start && $0.end == end }) else { continue }
                 years.append(Entity(start: start, end: end, kind: .year, value: yearRange(year)))
