@@ -115,6 +115,33 @@ final class RecognizerTests: XCTestCase {
         XCTAssertEqual(f?.end, 3)
     }
 
+    /// A run of number words that begins with a word ICU reads no number from alone, and that begins none of
+    /// the spellings ICU writes ("hundred and ninety" inside "nine hundred and ninety"), is no number, and ICU
+    /// is not asked (`NumberWords.neverFirst`); ICU itself says the same of such runs. A word that begins a
+    /// spelling though it is no number alone (Spanish "ciento" of "ciento uno") is asked as before.
+    func testRunsThatNoSpellingBeginsWithAreNoNumber() throws {
+        let session = try ICUSession(locale: "en_US")
+        let tokenizer = Tokenizer(splitSuffixes: ["'s"])
+        let recognizer = try NumberRecognizer(forms: Self.forms, icuLocale: "en_US", session: session, tokenizer: tokenizer)
+        let never = recognizer.spelled.neverFirst
+        XCTAssertTrue(never.isSuperset(of: ["hundred", "thousand", "million"]), "\(never.sorted())")
+        XCTAssertTrue(never.isDisjoint(with: ["one", "nine", "twenty", "first"]), "\(never.sorted())")
+        for run in ["hundred and ninety", "thousand two hundred", "hundred fifty one", "million three"] {
+            XCTAssertNil(session.parseSpelledNumber(run), "ICU reads \(run)")
+            XCTAssertTrue(recognizer.spelled.beginsWithNeverFirst(run, first: String(run.prefix { $0 != " " })), run)
+        }
+        let found = recognizer.recognize(tokenizer.tokenize("nine hundred and ninety", session: session).tokens, session: session)
+        XCTAssertTrue(found.contains { $0.kind == .number && $0.start == 0 && $0.end == 4 && $0.value == .number(990) })
+        XCTAssertFalse(found.contains { $0.start == 1 && $0.end > 2 }, "\(found)")
+
+        let es = try ICUSession(locale: "es_ES")
+        let spanish = try NumberRecognizer(forms: NumberForms(), icuLocale: "es_ES", session: es, tokenizer: Tokenizer())
+        XCTAssertNil(es.parseSpelledNumber("ciento"))
+        XCTAssertFalse(spanish.spelled.neverFirst.contains("ciento"))
+        let cientoUno = spanish.recognize(Tokenizer().tokenize("ciento uno", session: es).tokens, session: es)
+        XCTAssertTrue(cientoUno.contains { $0.kind == .number && $0.start == 0 && $0.end == 2 && $0.value == .number(101) })
+    }
+
     /// Years in dates are written as printf's "%04d" writes them, which the recogniser no longer calls.
     func testFourDigitYearsAreWrittenAsPrintfWould() {
         for year in [-1234, -100, -9, -1, 0, 7, 42, 999, 1000, 1999, 2024, 9999, 10000, 123_456] {

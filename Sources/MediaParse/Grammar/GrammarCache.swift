@@ -22,7 +22,7 @@ struct GrammarCache {
     /// A German grammar takes some 40 MB, most others 10–20: room for every locale, twice over at most.
     static let maxBytes = 768 << 20
     static let magic: UInt32 = 0x4D50_4743  // "MPGC"
-    static let format: UInt32 = 12
+    static let format: UInt32 = 13
     /// Magic, format, key and checksum: what every cache file starts with.
     static let headerBytes = 4 + 4 + 8 + 8
 

@@ -236,13 +236,19 @@ final class NumberRecognizer: Sendable {
         if known == nil {
             // A compile: ICU is asked now about each spelling, keyed as an utterance's run of its words is, as
             // ICU writes it and with spaces for its hyphens ("twenty three"); parses find the answers kept.
+            var asked: [String] = []
             for text in spelled.spellings {
                 let spaced = text.replacingOccurrences(of: "-", with: " ")
                 for variant in spaced == text ? [text] : [text, spaced] {
                     let tokens = tokenizer.tokenize(variant, session: session).tokens
-                    if !tokens.isEmpty { _ = ask(Self.runText(tokens[...], runAliases: runs)) }
+                    if tokens.isEmpty { continue }
+                    let run = Self.runText(tokens[...], runAliases: runs)
+                    _ = ask(run)
+                    asked.append(run)
                 }
             }
+            spelled.findNeverFirst(words: cardinal.union(ordinal).intersection(edges),
+                                   spellingTexts: asked, session: session)
         }
         self.spelled = spelled
     }
@@ -856,7 +862,9 @@ final class NumberRecognizer: Sendable {
         guard let first = run.first else { return nil }
         if run.count == 1, !isNumberWord(first.key, session: session) { return nil }
         if yearZeroWords.contains(first.key) { return nil }
-        return icuValue(Self.runText(run, runAliases: runAliases), session: session)
+        let text = Self.runText(run, runAliases: runAliases)
+        if run.count > 1, spelled.beginsWithNeverFirst(text, first: first.key), spelled.kept(text) == nil { return nil }
+        return icuValue(text, session: session)
     }
 
     /// ICU's lenient spell-out parse of `text`: the answer kept with the grammar, or ICU's own.
